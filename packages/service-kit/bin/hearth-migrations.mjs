@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+console.error("hearth-migrations: not yet built");
+process.exit(1);
