@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+/**
+ * The one error catalogue. Every failure anywhere in Hearth becomes one of these codes;
+ * the gateway turns it into the HTTP status and the public `error` string that Sure's
+ * clients already understand.
+ */
+export const ERROR_CATALOGUE = {
+  bad_request: { status: 400, message: "The request could not be understood" },
+  unauthorized: { status: 401, message: "Access token is invalid, expired, or missing" },
+  insufficient_scope: { status: 403, message: "This action requires the 'read_write' scope" },
+  forbidden: { status: 403, message: "You are not allowed to perform this action" },
+  record_not_found: { status: 404, message: "The requested resource was not found" },
+  not_found: { status: 404, message: "No such route" },
+  conflict: { status: 409, message: "The request conflicts with the current state" },
+  payload_too_large: { status: 413, message: "The request body is too large" },
+  unsupported_media_type: { status: 415, message: "Request bodies must be JSON" },
+  validation_failed: { status: 422, message: "Validation failed" },
+  rate_limit_exceeded: { status: 429, message: "Rate limit exceeded" },
+  internal_server_error: { status: 500, message: "An unexpected error occurred" },
+  service_unavailable: { status: 503, message: "A service is temporarily unavailable" },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]);
+
+export const ErrorBodySchema = z.object({
+  error: z.string(),
+  message: z.string().nullable().optional(),
+  details: z.union([z.array(z.string()), z.record(z.string(), z.unknown())]).nullable().optional(),
+  errors: z.array(z.string()).nullable().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const MfaRequiredBodySchema = z.object({ error: z.string(), mfa_required: z.boolean() });
+
+export interface AppErrorOptions {
+  message?: string;
+  details?: ErrorBody["details"];
+  errors?: string[];
+  cause?: unknown;
+}
+
+/** The single domain error type: code from the catalogue plus what the client may see. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorBody["details"];
+  readonly errors: string[] | undefined;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.message ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.details = options.details;
+    this.errors = options.errors;
+  }
+
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { error: this.code, message: this.message };
+    if (this.details !== undefined) body.details = this.details;
+    if (this.errors !== undefined) body.errors = this.errors;
+    return body;
+  }
+
+  static notFound(what = "Record"): AppError {
+    return new AppError("record_not_found", { message: `${what} not found` });
+  }
+
+  static validation(errors: string[]): AppError {
+    return new AppError("validation_failed", { message: errors.join(", "), errors });
+  }
+}
+
+/** Carries an AppError across the tRPC hop (serialised into the error shape's data). */
+export const WireAppErrorSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  details: ErrorBodySchema.shape.details,
+  errors: ErrorBodySchema.shape.errors,
+});
+export type WireAppError = z.infer<typeof WireAppErrorSchema>;

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { TimestampSchema, UuidSchema } from "../primitives";
+
+/** Spec section 6: every SSO audit event type with its severity. */
+export const AUDIT_EVENT_SEVERITY = {
+  "auth.login.success": "info",
+  "auth.login.failed": "warning",
+  "auth.logout": "info",
+  "auth.token.issued": "info",
+  "auth.token.refreshed": "info",
+  "auth.token.revoked": "warning",
+  "auth.session.expired": "info",
+  "provider.created": "info",
+  "provider.updated": "info",
+  "provider.deleted": "warning",
+  "provider.enabled": "info",
+  "provider.disabled": "warning",
+  "provider.test": "info",
+  "user.created": "info",
+  "user.updated": "info",
+  "user.suspended": "warning",
+  "user.reactivated": "info",
+  "user.deleted": "warning",
+  "user.roles.synced": "info",
+  "user.roles.updated": "info",
+  "account.connected": "info",
+  "account.disconnected": "warning",
+  "account.linked": "info",
+  "account.unlinked": "warning",
+} as const;
+
+export type AuditEventType = keyof typeof AUDIT_EVENT_SEVERITY;
+export const AuditEventTypeSchema = z.enum(Object.keys(AUDIT_EVENT_SEVERITY) as [AuditEventType, ...AuditEventType[]]);
+export const SeveritySchema = z.enum(["info", "warning", "error", "critical"]);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+/** The event family is the part before the first dot; each family has its own Kafka topic. */
+export const AUDIT_EVENT_FAMILIES = ["auth", "provider", "user", "account"] as const;
+export type AuditEventFamily = (typeof AUDIT_EVENT_FAMILIES)[number];
+
+export function auditTopicOf(eventType: AuditEventType): string {
+  return `hearth.audit.${eventType.split(".")[0] as AuditEventFamily}`;
+}
+export const AUDIT_TOPICS = AUDIT_EVENT_FAMILIES.map((family) => `hearth.audit.${family}`);
+
+export const ChangesSchema = z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() }));
+
+/**
+ * An audit event as stored in the outbox, sent over Kafka and kept by the audit service.
+ * Versioned because it outlives the code that wrote it.
+ */
+export const AuditEventSchema = z.object({
+  version: z.literal(1),
+  eventId: UuidSchema,
+  eventType: AuditEventTypeSchema,
+  severity: SeveritySchema,
+  occurredAt: TimestampSchema,
+  familyId: UuidSchema.nullable(),
+  user: z.object({ id: UuidSchema, email: z.string() }).nullable(),
+  provider: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  requestId: z.string().nullable(),
+  error: z.string().nullable(),
+  changes: ChangesSchema.nullable(),
+  action: z.string(),
+  resource: z.string(),
+});
+export type AuditEvent = z.infer<typeof AuditEventSchema>;
+
+/** One entry of GET /api/v1/audit-logs (spec section 6 shape). */
+export const AuditLogEntrySchema = z.object({
+  id: UuidSchema,
+  timestamp: TimestampSchema,
+  eventType: AuditEventTypeSchema,
+  severity: SeveritySchema,
+  user: z.object({ id: UuidSchema, email: z.string() }).nullable(),
+  provider: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  requestId: z.string().nullable(),
+  error: z.string().nullable(),
+  changes: ChangesSchema.nullable(),
+  action: z.string(),
+  resource: z.string(),
+});
+export type AuditLogEntry = z.infer<typeof AuditLogEntrySchema>;
+
+export const AuditLogQuerySchema = z
+  .object({
+    startDate: z.iso.datetime({ offset: true, message: "startDate must be an ISO 8601 timestamp" }).optional(),
+    endDate: z.iso.datetime({ offset: true, message: "endDate must be an ISO 8601 timestamp" }).optional(),
+    eventType: AuditEventTypeSchema.optional(),
+    userId: UuidSchema.optional(),
+    provider: z.string().min(1).max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(100, { message: "limit must be at most 100" }).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, { message: "startDate must not be after endDate" });
+
+export const AuditLogListSchema = z.array(AuditLogEntrySchema);

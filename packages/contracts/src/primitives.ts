@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+export const UuidSchema = z.uuid({ message: "must be a UUID" });
+export const TimestampSchema = z.iso.datetime({ offset: true });
+export const DateSchema = z.iso.date();
+/** Hex colour as Sure stores it, e.g. "#e99537". */
+export const HexColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "must be a hex colour like #4da568" });
+
+export const PaginationSchema = z.object({
+  page: z.number().int().min(1),
+  per_page: z.number().int().min(1),
+  total_count: z.number().int().min(0),
+  total_pages: z.number().int().min(0),
+});
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 25;
+
+/** page/per_page query parameters: defaults 1 and 25, per_page capped at 100 as the spec says. */
+export const PageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+});
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+export function paginationOf(query: PageQuery, totalCount: number): Pagination {
+  return {
+    page: query.page,
+    per_page: query.per_page,
+    total_count: totalCount,
+    total_pages: Math.ceil(totalCount / query.per_page),
+  };
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { UuidSchema } from "../primitives";
+
+export const DeviceSchema = z.object({
+  device_id: z.string().trim().min(1).max(255),
+  device_name: z.string().trim().min(1).max(255),
+  device_type: z.string().trim().min(1).max(50),
+  os_version: z.string().trim().min(1).max(50),
+  app_version: z.string().trim().min(1).max(50),
+});
+
+const Email = z.string().trim().toLowerCase().pipe(z.email({ message: "Email is invalid" })).pipe(z.string().max(254));
+
+/** Sure's rule: at least 8 characters with upper and lower case, a digit and a symbol. */
+export const PasswordSchema = z
+  .string()
+  .min(8, { message: "Password must be at least 8 characters" })
+  .max(256, { message: "Password is too long" })
+  .refine((p) => /[a-z]/.test(p) && /[A-Z]/.test(p), { message: "Password must contain upper and lower case letters" })
+  .refine((p) => /\d/.test(p), { message: "Password must contain a number" })
+  .refine((p) => /[^A-Za-z0-9]/.test(p), { message: "Password must contain a special character" });
+
+export const SignupBodySchema = z.object({
+  user: z.object({
+    email: Email,
+    password: PasswordSchema,
+    first_name: z.string().trim().max(100).optional(),
+    last_name: z.string().trim().max(100).optional(),
+  }),
+  device: DeviceSchema,
+  invite_code: z.string().nullable().optional(),
+});
+
+export const LoginBodySchema = z.object({
+  email: Email,
+  password: z.string().min(1, { message: "Password can't be blank" }).max(256),
+  otp_code: z.string().nullable().optional(),
+  device: DeviceSchema,
+});
+
+export const RefreshBodySchema = z.object({
+  refresh_token: z.string().min(1, { message: "Refresh token is required" }),
+  device: z.object({ device_id: z.string().min(1) }),
+});
+
+export const AuthUserSchema = z.object({
+  id: UuidSchema,
+  email: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  ui_layout: z.enum(["dashboard", "intro"]),
+  ai_enabled: z.boolean(),
+});
+
+export const TokenResponseSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal("Bearer"),
+  expires_in: z.number().int(),
+  created_at: z.number().int(),
+});
+
+export const AuthResponseSchema = TokenResponseSchema.extend({ user: AuthUserSchema });

@@ -1,0 +1,67 @@
+import type { z } from "zod";
+import type { ServiceName } from "./context";
+import type { Scope } from "./resources/api-keys";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+export type RouteOwner = ServiceName | "gateway";
+
+/**
+ * Who may call a route. `any`: API key or bearer token; `bearer`: bearer token only;
+ * `public`: no credential (sign-up, login, refresh).
+ */
+export interface RouteAccess {
+  auth: "public" | "any" | "bearer";
+  scope?: Scope;
+  role?: "admin";
+}
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/** One public endpoint, declared once: routing, checks, the internal call and OpenAPI all derive from it. */
+export interface RouteDef<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | null = z.ZodType | null,
+> {
+  method: HttpMethod;
+  /** Express-style path, e.g. `/api/v1/tags/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  owner: RouteOwner;
+  /** Procedure name on the owning service, e.g. `tags.update`. */
+  procedure: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** `null` for an empty answer (204). */
+  response: R;
+  status: number;
+  access: RouteAccess;
+}
+
+export function defineRoute<
+  P extends AnyObject | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | null = null,
+>(route: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
+  return route;
+}
+
+type InferOr<T, Fallback> = T extends z.ZodType ? z.output<T> : Fallback;
+type EmptyObject = Record<never, never>;
+
+/** What the owning procedure receives: path parameters, query and body merged into one object. */
+export type RouteInput<R> =
+  R extends RouteDef<infer P, infer Q, infer B, z.ZodType | null>
+    ? InferOr<P, EmptyObject> & InferOr<Q, EmptyObject> & InferOr<B, EmptyObject>
+    : never;
+
+/** What the owning procedure returns (before output validation). */
+export type RouteOutput<R> = R extends RouteDef<AnyObject | undefined, z.ZodType | undefined, z.ZodType | undefined, infer O>
+  ? O extends z.ZodType
+    ? z.input<O>
+    : void
+  : never;

@@ -1,0 +1,123 @@
+import type { Logger } from "pino";
+import type pg from "pg";
+
+export interface OutboxMessage {
+  id: bigint;
+  eventId: string;
+  topic: string;
+  key: string;
+  payload: unknown;
+  headers: Record<string, string>;
+}
+
+/** Where the relay delivers: Kafka, or the audit service directly when no broker is configured. */
+export interface EventPublisher {
+  readonly name: string;
+  publish(messages: OutboxMessage[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OutboxRelayOptions {
+  pool: pg.Pool;
+  publisher: EventPublisher;
+  log: Logger;
+  batchSize?: number;
+  idleDelayMs?: number;
+  maxBackoffMs?: number;
+}
+
+interface OutboxRow {
+  id: string;
+  event_id: string;
+  topic: string;
+  message_key: string;
+  payload: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * Publishes the outbox in id order, in batches. It reads only rows older than the oldest
+ * transaction still running (`txid < xmin` of the current snapshot): a BIGSERIAL id is
+ * assigned at insert but visible at commit, so reading `id > last` alone would skip rows
+ * of transactions that commit late. A row is marked published only after the publisher
+ * acknowledged it; a crash in between re-sends it, and consumers dedupe by event id.
+ * Failures back off exponentially; nothing is dropped.
+ */
+export class OutboxRelay {
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private readonly batchSize: number;
+  private readonly idleDelayMs: number;
+  private readonly maxBackoffMs: number;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.batchSize = options.batchSize ?? 100;
+    this.idleDelayMs = options.idleDelayMs ?? 250;
+    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Asks the relay to look now instead of at its next poll (called after a commit that wrote events). */
+  poke(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.poke();
+    await this.loop;
+  }
+
+  /** Publishes everything currently publishable once; returns how many were published. */
+  async drainOnce(): Promise<number> {
+    const rows = await this.readBatch();
+    if (rows.length === 0) return 0;
+    await this.options.publisher.publish(rows);
+    await this.options.pool.query("UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])", [rows.map((r) => r.id.toString())]);
+    return rows.length;
+  }
+
+  private async readBatch(): Promise<OutboxMessage[]> {
+    const { rows } = await this.options.pool.query<OutboxRow>(
+      `SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events
+        WHERE published_at IS NULL AND txid < txid_snapshot_xmin(txid_current_snapshot())
+        ORDER BY id LIMIT $1`,
+      [this.batchSize],
+    );
+    return rows.map((row) => ({ id: BigInt(row.id), eventId: row.event_id, topic: row.topic, key: row.message_key, payload: row.payload, headers: row.headers }));
+  }
+
+  private async run(): Promise<void> {
+    let backoff = 0;
+    while (this.running) {
+      let published = 0;
+      try {
+        published = await this.drainOnce();
+        if (backoff > 0) this.options.log.info({ publisher: this.options.publisher.name }, "outbox relay recovered");
+        backoff = 0;
+      } catch (err) {
+        backoff = Math.min(backoff === 0 ? 200 : backoff * 2, this.maxBackoffMs);
+        this.options.log.warn({ err, publisher: this.options.publisher.name, retry_in_ms: backoff }, "outbox relay could not publish; will retry");
+      }
+      if (published === this.batchSize && backoff === 0) continue;
+      await this.sleep(backoff || this.idleDelayMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

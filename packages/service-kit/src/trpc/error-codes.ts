@@ -1,0 +1,19 @@
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import type { ErrorCode } from "@hearth/contracts";
+
+/** The one table from domain error codes to tRPC codes (HTTP statuses live in the contracts' catalogue). */
+export const TRPC_CODE_OF: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
+  bad_request: "BAD_REQUEST",
+  unauthorized: "UNAUTHORIZED",
+  insufficient_scope: "FORBIDDEN",
+  forbidden: "FORBIDDEN",
+  record_not_found: "NOT_FOUND",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  payload_too_large: "PAYLOAD_TOO_LARGE",
+  unsupported_media_type: "UNSUPPORTED_MEDIA_TYPE",
+  validation_failed: "UNPROCESSABLE_CONTENT",
+  rate_limit_exceeded: "TOO_MANY_REQUESTS",
+  internal_server_error: "INTERNAL_SERVER_ERROR",
+  service_unavailable: "SERVICE_UNAVAILABLE",
+};

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { routesOf, type ProceduresOf, type RouteDef, type RouteInput, type RouteOutput, type RouteOwner, type Routes } from "@hearth/contracts";
+import { actorProcedure, internalProcedure, t, type ActorContext } from "./server";
+
+export type RouteHandler<K extends keyof Routes> = (opts: { ctx: ActorContext; input: RouteInput<Routes[K]> }) => Promise<RouteOutput<Routes[K]>>;
+
+/** A service must implement every public route the contracts assign to it, with the declared types. */
+export type RouteHandlers<O extends RouteOwner> = { [K in ProceduresOf<O>]: RouteHandler<K> };
+
+/** The schema a procedure validates: path parameters, query and body merged into one object. */
+export function inputSchemaOf(route: RouteDef): z.ZodType {
+  const parts = [route.params, route.query, route.body].filter((part): part is NonNullable<typeof part> => part !== undefined);
+  if (parts.length === 0) return z.object({});
+  return parts.slice(1).reduce<z.ZodType>((merged, part) => z.intersection(merged, part), parts[0] as z.ZodType);
+}
+
+type ProcedureTree = { [segment: string]: ProcedureTree | ReturnType<typeof t.procedure.query> };
+
+function insert(tree: ProcedureTree, path: string, procedure: unknown): void {
+  const segments = path.split(".");
+  let node = tree;
+  for (const segment of segments.slice(0, -1)) node = (node[segment] ??= {}) as ProcedureTree;
+  node[segments.at(-1) as string] = procedure as ProcedureTree;
+}
+
+type AnyHandler = (opts: { ctx: ActorContext; input: unknown }) => Promise<unknown>;
+type InternalHandler = (opts: { ctx: import("./server").ServiceContext & { internal: import("@hearth/contracts").InternalContext }; input: never }) => Promise<unknown>;
+
+export interface InternalProcedureDef {
+  input: z.ZodType;
+  output: z.ZodType;
+}
+
+/**
+ * Builds a service's tRPC router from the contracts: one procedure per route it owns
+ * (GET routes are queries, the rest mutations), each validating input and output.
+ */
+export function buildServiceRouter<O extends RouteOwner>(
+  owner: O,
+  handlers: RouteHandlers<O>,
+  internal: { defs: Record<string, InternalProcedureDef>; handlers: Record<string, InternalHandler> } = { defs: {}, handlers: {} },
+) {
+  const tree: ProcedureTree = {};
+  for (const route of routesOf(owner)) {
+    const handler = (handlers as unknown as Record<string, AnyHandler>)[route.procedure];
+    if (!handler) throw new Error(`No handler for ${route.procedure}`);
+    const base = actorProcedure.input(inputSchemaOf(route)).output(route.response ?? z.void());
+    const procedure =
+      route.method === "GET"
+        ? base.query(({ ctx, input }) => handler({ ctx, input }))
+        : base.mutation(({ ctx, input }) => handler({ ctx, input }));
+    insert(tree, route.procedure, procedure);
+  }
+  for (const [name, def] of Object.entries(internal.defs)) {
+    const handler = internal.handlers[name];
+    if (!handler) throw new Error(`No handler for internal procedure ${name}`);
+    insert(tree, name, internalProcedure.input(def.input).output(def.output).mutation(({ ctx, input }) => handler({ ctx, input: input as never })));
+  }
+  return t.router(tree as never);
+}

@@ -1,0 +1,81 @@
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { TRPCError, initTRPC } from "@trpc/server";
+import { ZodError } from "zod";
+import { AppError, type Actor, type InternalContext, type WireAppError } from "@hearth/contracts";
+import type { Logger } from "pino";
+import { messagesOf } from "../zod-messages";
+import { TRPC_CODE_OF } from "./error-codes";
+
+export interface ServiceContext {
+  service: string;
+  log: Logger;
+  /** Null when the caller did not present a valid internal token. */
+  internal: InternalContext | null;
+}
+
+/** The context handlers see: a verified caller acting for a verified user and family. */
+export interface ActorContext extends ServiceContext {
+  internal: InternalContext;
+  actor: Actor;
+  requestId: string;
+}
+
+function toWireError(error: TRPCError): WireAppError {
+  const cause = error.cause;
+  if (cause instanceof AppError) {
+    return { code: cause.code, message: cause.message, details: cause.details ?? null, errors: cause.errors ?? null };
+  }
+  if (cause instanceof ZodError) {
+    const errors = messagesOf(cause);
+    return { code: "validation_failed", message: errors.join(", "), details: null, errors };
+  }
+  if (error.code === "UNAUTHORIZED") return { code: "unauthorized", message: error.message, details: null, errors: null };
+  return { code: "internal_server_error", message: "An unexpected error occurred", details: null, errors: null };
+}
+
+const tracer = trace.getTracer("@hearth/service-kit/trpc");
+
+export const t = initTRPC.context<ServiceContext>().create({
+  errorFormatter({ shape, error }) {
+    return { ...shape, message: toWireError(error).message, data: { appError: toWireError(error) } };
+  },
+});
+
+/** Every procedure runs in its own span and logs unexpected failures once, with the stack, on the service side. */
+const observed = t.procedure.use(async ({ ctx, path, type, next }) => {
+  return tracer.startActiveSpan(`trpc.server ${path}`, { kind: SpanKind.SERVER, attributes: { "rpc.system": "trpc", "rpc.service": ctx.service, "rpc.method": path, "trpc.type": type } }, async (span) => {
+    try {
+      const result = await next();
+      if (!result.ok) {
+        const wire = toWireError(result.error);
+        span.setAttribute("hearth.error_code", wire.code);
+        if (wire.code === "internal_server_error") {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          ctx.log.error({ err: result.error.cause ?? result.error, path }, "procedure failed");
+        }
+      }
+      return result;
+    } finally {
+      span.end();
+    }
+  });
+});
+
+/** Refuses any call without a valid internal token (an open internal service is itself an auth hole). */
+export const internalProcedure = observed.use(({ ctx, next }) => {
+  if (!ctx.internal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Internal authentication required" });
+  const log = ctx.log.child({ request_id: ctx.internal.requestId, caller: ctx.internal.caller });
+  return next({ ctx: { ...ctx, internal: ctx.internal, log } });
+});
+
+/** Procedures serving public routes: the gateway must have attached the acting user and family. */
+export const actorProcedure = internalProcedure.use(({ ctx, next }) => {
+  const actor = ctx.internal.actor;
+  if (!actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "No acting user in the internal context" });
+  const log = ctx.log.child({ user_id: actor.userId, family_id: actor.familyId });
+  return next({ ctx: { ...ctx, actor, requestId: ctx.internal.requestId, log } });
+});
+
+export function appErrorToTrpc(error: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE_OF[error.code], message: error.message, cause: error });
+}

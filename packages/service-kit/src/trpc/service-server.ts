@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import type { AnyRouter } from "@trpc/server";
+import type { Logger } from "pino";
+import { INTERNAL_AUTH_HEADER, createInternalVerifier } from "../internal-auth";
+import type { ServiceContext } from "./server";
+
+export interface ServiceServerOptions {
+  service: string;
+  router: AnyRouter;
+  log: Logger;
+  internalAuthSecret: string;
+  /** Resolves when the service can do its work (database reachable); throws otherwise. */
+  readiness: () => Promise<void>;
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * The internal HTTP server of a service: tRPC under /trpc (batching off: one call per
+ * request bounds the work a single request can ask for), plus /health and /ready.
+ */
+export function createServiceServer(options: ServiceServerOptions): Server {
+  const verify = createInternalVerifier(options.internalAuthSecret, options.service);
+  const trpcHandler = createHTTPHandler({
+    router: options.router,
+    basePath: "/trpc/",
+    allowBatching: false,
+    maxBodySize: 1024 * 1024,
+    async createContext({ req }): Promise<ServiceContext> {
+      return { service: options.service, log: options.log, internal: await verifiedContext(req, verify) };
+    },
+  });
+
+  return createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/health") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok", service: options.service }));
+      return;
+    }
+    if (path === "/ready") {
+      options.readiness().then(
+        () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ready", service: options.service })),
+        (err: unknown) => {
+          options.log.warn({ err }, "readiness check failed");
+          res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ status: "unavailable", service: options.service }));
+        },
+      );
+      return;
+    }
+    if (path?.startsWith("/trpc/")) {
+      trpcHandler(req, res);
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found" }));
+  });
+}
+
+async function verifiedContext(req: IncomingMessage, verify: ReturnType<typeof createInternalVerifier>) {
+  const token = req.headers[INTERNAL_AUTH_HEADER];
+  if (typeof token !== "string") return null;
+  try {
+    return await verify(token);
+  } catch {
+    return null;
+  }
+}
+
+/** Listens on the port (0 = any free port) of 127.0.0.1 or the given host and reports the URL. */
+export async function listen(server: Server, port: number, host = "127.0.0.1"): Promise<RunningServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  return {
+    server,
+    url: `http://${host}:${actualPort}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
