@@ -11,3 +11,4 @@ export * from "./resources/push-subscriptions";
 export * from "./resources/api-keys";
 export * from "./resources/auth";
 export * from "./events/audit-events";
+export * from "./openapi";

@@ -23,13 +23,14 @@ export interface RouteDef<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType | null = z.ZodType | null,
+  Own extends RouteOwner = RouteOwner,
 > {
   method: HttpMethod;
   /** Express-style path, e.g. `/api/v1/tags/:id`. */
   path: string;
   summary: string;
   tag: string;
-  owner: RouteOwner;
+  owner: Own;
   /** Procedure name on the owning service, e.g. `tags.update`. */
   procedure: string;
   params?: P;
@@ -46,7 +47,8 @@ export function defineRoute<
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   R extends z.ZodType | null = null,
->(route: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
+  Own extends RouteOwner = RouteOwner,
+>(route: RouteDef<P, Q, B, R, Own>): RouteDef<P, Q, B, R, Own> {
   return route;
 }
 
@@ -55,12 +57,12 @@ type EmptyObject = Record<never, never>;
 
 /** What the owning procedure receives: path parameters, query and body merged into one object. */
 export type RouteInput<R> =
-  R extends RouteDef<infer P, infer Q, infer B, z.ZodType | null>
+  R extends RouteDef<infer P, infer Q, infer B, z.ZodType | null, RouteOwner>
     ? InferOr<P, EmptyObject> & InferOr<Q, EmptyObject> & InferOr<B, EmptyObject>
     : never;
 
 /** What the owning procedure returns (before output validation). */
-export type RouteOutput<R> = R extends RouteDef<AnyObject | undefined, z.ZodType | undefined, z.ZodType | undefined, infer O>
+export type RouteOutput<R> = R extends RouteDef<AnyObject | undefined, z.ZodType | undefined, z.ZodType | undefined, infer O, RouteOwner>
   ? O extends z.ZodType
     ? z.input<O>
     : void

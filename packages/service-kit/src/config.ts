@@ -43,3 +43,11 @@ export function kafkaBrokersOf(value: string | undefined): string[] {
     .map((broker) => broker.trim())
     .filter(Boolean);
 }
+
+/** Environment of a tRPC service: the base plus where it listens. */
+export function serviceEnvSchema(defaultPort: number) {
+  return BaseServiceEnvSchema.extend({
+    PORT: PortSchema.default(defaultPort),
+    HOST: z.string().default("127.0.0.1"),
+  });
+}

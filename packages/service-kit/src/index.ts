@@ -1,4 +1,4 @@
-export { loadConfig, ConfigError, BaseServiceEnvSchema, PortSchema, kafkaBrokersOf } from "./config";
+export { loadConfig, ConfigError, BaseServiceEnvSchema, PortSchema, kafkaBrokersOf, serviceEnvSchema } from "./config";
 export { createLogger, REDACTED_PATHS, type Logger } from "./logger";
 export { createInternalSigner, createInternalVerifier, INTERNAL_AUTH_HEADER } from "./internal-auth";
 export { createPrismaClient } from "./prisma";
@@ -6,6 +6,9 @@ export { onShutdown } from "./shutdown";
 export { messagesOf } from "./zod-messages";
 export { TRPC_CODE_OF } from "./trpc/error-codes";
 export { t, actorProcedure, internalProcedure, appErrorToTrpc, type ActorContext, type ServiceContext } from "./trpc/server";
-export { buildServiceRouter, inputSchemaOf, type RouteHandler, type RouteHandlers } from "./trpc/implement";
+export { buildServiceRouter, inputSchemaOf, type RouteHandler, type RouteHandlers, type InternalHandlers, type InternalCallContext } from "./trpc/implement";
 export { createServiceServer, listen, type RunningServer, type ServiceServerOptions } from "./trpc/service-server";
 export { createServiceClient, type ServiceCall, type CallKind, type ServiceClientOptions } from "./trpc/service-client";
+export { isUniqueViolation, isDatabaseUnavailable } from "./prisma-errors";
+export { runService, type RunServiceOptions, type ServiceParts } from "./run-service";
+export { startTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry";

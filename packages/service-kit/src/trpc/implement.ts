@@ -1,6 +1,16 @@
 import { z } from "zod";
-import { routesOf, type ProceduresOf, type RouteDef, type RouteInput, type RouteOutput, type RouteOwner, type Routes } from "@hearth/contracts";
-import { actorProcedure, internalProcedure, t, type ActorContext } from "./server";
+import {
+  internalProcedures,
+  routesOf,
+  type InternalContext,
+  type ProceduresOf,
+  type RouteDef,
+  type RouteInput,
+  type RouteOutput,
+  type RouteOwner,
+  type Routes,
+} from "@hearth/contracts";
+import { actorProcedure, internalProcedure, t, type ActorContext, type ServiceContext } from "./server";
 
 export type RouteHandler<K extends keyof Routes> = (opts: { ctx: ActorContext; input: RouteInput<Routes[K]> }) => Promise<RouteOutput<Routes[K]>>;
 
@@ -24,22 +34,23 @@ function insert(tree: ProcedureTree, path: string, procedure: unknown): void {
 }
 
 type AnyHandler = (opts: { ctx: ActorContext; input: unknown }) => Promise<unknown>;
-type InternalHandler = (opts: { ctx: import("./server").ServiceContext & { internal: import("@hearth/contracts").InternalContext }; input: never }) => Promise<unknown>;
 
-export interface InternalProcedureDef {
-  input: z.ZodType;
-  output: z.ZodType;
-}
+type InternalDefs = typeof internalProcedures;
+export type InternalService = keyof InternalDefs;
+export type InternalCallContext = ServiceContext & { internal: InternalContext };
+
+/** Handlers of a service's internal (service-to-service) procedures, typed from the contracts. */
+export type InternalHandlers<S extends InternalService> = {
+  [K in keyof InternalDefs[S]]: InternalDefs[S][K] extends { input: infer I extends z.ZodType; output: infer O extends z.ZodType }
+    ? (opts: { ctx: InternalCallContext; input: z.output<I> }) => Promise<z.input<O>>
+    : never;
+};
 
 /**
  * Builds a service's tRPC router from the contracts: one procedure per route it owns
  * (GET routes are queries, the rest mutations), each validating input and output.
  */
-export function buildServiceRouter<O extends RouteOwner>(
-  owner: O,
-  handlers: RouteHandlers<O>,
-  internal: { defs: Record<string, InternalProcedureDef>; handlers: Record<string, InternalHandler> } = { defs: {}, handlers: {} },
-) {
+export function buildServiceRouter<O extends RouteOwner>(owner: O, handlers: RouteHandlers<O>, internal?: InternalHandlers<O & InternalService>) {
   const tree: ProcedureTree = {};
   for (const route of routesOf(owner)) {
     const handler = (handlers as unknown as Record<string, AnyHandler>)[route.procedure];
@@ -51,10 +62,11 @@ export function buildServiceRouter<O extends RouteOwner>(
         : base.mutation(({ ctx, input }) => handler({ ctx, input }));
     insert(tree, route.procedure, procedure);
   }
-  for (const [name, def] of Object.entries(internal.defs)) {
-    const handler = internal.handlers[name];
-    if (!handler) throw new Error(`No handler for internal procedure ${name}`);
-    insert(tree, name, internalProcedure.input(def.input).output(def.output).mutation(({ ctx, input }) => handler({ ctx, input: input as never })));
+  const defs = (internalProcedures as Record<string, Record<string, { input: z.ZodType; output: z.ZodType }>>)[owner] ?? {};
+  for (const [name, def] of Object.entries(defs)) {
+    const handler = (internal as Record<string, (opts: { ctx: InternalCallContext; input: unknown }) => Promise<unknown>> | undefined)?.[name];
+    if (!handler) throw new Error(`No handler for internal procedure ${owner}/${name}`);
+    insert(tree, name, internalProcedure.input(def.input).output(def.output).mutation(({ ctx, input }) => handler({ ctx, input })));
   }
   return t.router(tree as never);
 }

@@ -5,6 +5,7 @@ import { AppError, type Actor, type InternalContext, type WireAppError } from "@
 import type { Logger } from "pino";
 import { messagesOf } from "../zod-messages";
 import { TRPC_CODE_OF } from "./error-codes";
+import { isDatabaseUnavailable } from "../prisma-errors";
 
 export interface ServiceContext {
   service: string;
@@ -29,6 +30,7 @@ function toWireError(error: TRPCError): WireAppError {
     const errors = messagesOf(cause);
     return { code: "validation_failed", message: errors.join(", "), details: null, errors };
   }
+  if (isDatabaseUnavailable(cause)) return { code: "service_unavailable", message: "The database is unavailable", details: null, errors: null };
   if (error.code === "UNAUTHORIZED") return { code: "unauthorized", message: error.message, details: null, errors: null };
   return { code: "internal_server_error", message: "An unexpected error occurred", details: null, errors: null };
 }

@@ -1,0 +1,43 @@
+import { buildServiceRouter, createServiceServer, kafkaBrokersOf, type Logger } from "@hearth/service-kit";
+import type { Consumer } from "kafkajs";
+import { startAuditEventConsumer } from "./audit-log/audit-event-consumer";
+import { createAuditLogHandlers, createIngestHandlers } from "./audit-log/audit-log-handlers";
+import { createAuditLogRepository } from "./audit-log/audit-log-repository";
+import type { AuditDb } from "./db";
+
+export interface AuditDeps {
+  db: AuditDb;
+  log: Logger;
+  internalAuthSecret: string;
+  /** Comma-separated brokers; without them events arrive through `events.ingest` only. */
+  kafkaBrokers?: string | undefined;
+  consumerGroupId?: string;
+}
+
+export function createAuditService(deps: AuditDeps) {
+  const repository = createAuditLogRepository(deps.db);
+  const router = buildServiceRouter("audit", createAuditLogHandlers(repository), createIngestHandlers(repository));
+  const server = createServiceServer({
+    service: "audit",
+    router,
+    log: deps.log,
+    internalAuthSecret: deps.internalAuthSecret,
+    readiness: async () => {
+      await deps.db.$queryRaw`SELECT 1`;
+    },
+  });
+  let consumer: Consumer | null = null;
+  const brokers = kafkaBrokersOf(deps.kafkaBrokers);
+  return {
+    router,
+    server,
+    async start() {
+      if (brokers.length > 0) {
+        consumer = await startAuditEventConsumer({ brokers, repository, log: deps.log, ...(deps.consumerGroupId ? { groupId: deps.consumerGroupId } : {}) });
+      }
+    },
+    async stop() {
+      await consumer?.disconnect();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { Logger } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer } from "@hearth/service-kit";
+import type { FinanceDb } from "./db";
+import { createMerchantHandlers } from "./merchants/merchant-handlers";
+import { createMerchantRepository } from "./merchants/merchant-repository";
+import { createTagHandlers } from "./tags/tag-handlers";
+import { createTagRepository } from "./tags/tag-repository";
+
+export interface FinanceDeps {
+  db: FinanceDb;
+  log: Logger;
+  internalAuthSecret: string;
+}
+
+/** Wires the finance service by hand: repositories, handlers, router, server. Tests start exactly this. */
+export function createFinanceService(deps: FinanceDeps) {
+  const router = buildServiceRouter("finance", {
+    ...createTagHandlers(createTagRepository(deps.db)),
+    ...createMerchantHandlers(createMerchantRepository(deps.db)),
+  });
+  const server = createServiceServer({
+    service: "finance",
+    router,
+    log: deps.log,
+    internalAuthSecret: deps.internalAuthSecret,
+    readiness: async () => {
+      await deps.db.$queryRaw`SELECT 1`;
+    },
+  });
+  return { router, server };
+}

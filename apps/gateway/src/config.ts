@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { BaseServiceEnvSchema, PortSchema } from "@hearth/service-kit";
+
+export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
+  PORT: PortSchema.default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  JWT_SECRET: z.string().min(32, { message: "must be at least 32 characters" }),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  FINANCE_URL: z.url(),
+  CHAT_URL: z.url(),
+  NOTIFICATIONS_URL: z.url(),
+  AUDIT_URL: z.url(),
+  BODY_LIMIT: z.string().default("1mb"),
+  /** Express `trust proxy` setting: how many proxies in front of the gateway set X-Forwarded-For. */
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+});
+export type GatewayConfig = z.output<typeof GatewayEnvSchema>;

@@ -1,0 +1,69 @@
+import { SERVICE_NAMES, type ServiceName } from "@hearth/contracts";
+import { createServiceClient, type Logger, type ServiceCall } from "@hearth/service-kit";
+import { createAccessTokens } from "./auth/access-tokens";
+import { createAuthHandlers } from "./auth/auth-handlers";
+import { createAuthenticator } from "./auth/authenticator";
+import { createPasswordHasher } from "./auth/passwords";
+import { createTokenIssuer } from "./auth/token-issuer";
+import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
+import type { GatewayConfig } from "./config";
+import type { IdentityDb } from "./db";
+import { createEventRelay } from "./events/event-relay";
+import { createGatewayApp } from "./http/app";
+
+const SERVICE_URL_KEYS: Record<ServiceName, "FINANCE_URL" | "CHAT_URL" | "NOTIFICATIONS_URL" | "AUDIT_URL"> = {
+  finance: "FINANCE_URL",
+  chat: "CHAT_URL",
+  notifications: "NOTIFICATIONS_URL",
+  audit: "AUDIT_URL",
+};
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  db: IdentityDb;
+  log: Logger;
+}
+
+/** Wires the gateway by hand: service clients, identity, the outbox relay and the HTTP app. Tests start exactly this. */
+export async function createGateway({ config, db, log }: GatewayDeps) {
+  const services = Object.fromEntries(
+    SERVICE_NAMES.map((service) => [service, createServiceClient({ service, url: config[SERVICE_URL_KEYS[service]], caller: "gateway", internalAuthSecret: config.INTERNAL_AUTH_SECRET })]),
+  ) as Record<ServiceName, ServiceCall>;
+  const events = await createEventRelay({ databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, callAudit: services.audit, log });
+  const accessTokens = createAccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
+  const authenticator = createAuthenticator(db, accessTokens);
+  const local = {
+    ...createAuthHandlers({
+      db,
+      passwords: createPasswordHasher(),
+      issueTokens: createTokenIssuer(accessTokens, config.REFRESH_TOKEN_TTL_DAYS),
+      onEventsWritten: () => events.relay.poke(),
+    }),
+    ...createApiKeyHandlers(db),
+  };
+
+  async function readiness(): Promise<Record<string, boolean>> {
+    const checks: [string, Promise<unknown>][] = [
+      ["gateway-db", db.$queryRaw`SELECT 1`],
+      ...SERVICE_NAMES.map((service): [string, Promise<unknown>] => [
+        service,
+        fetch(`${config[SERVICE_URL_KEYS[service]]}/ready`, { signal: AbortSignal.timeout(2000) }).then((res) => {
+          if (!res.ok) throw new Error(`${service} not ready`);
+        }),
+      ]),
+    ];
+    const results = await Promise.allSettled(checks.map(([, check]) => check));
+    return Object.fromEntries(checks.map(([name], i) => [name, results[i]?.status === "fulfilled"]));
+  }
+
+  const app = createGatewayApp({
+    log,
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    authenticate: authenticator.authenticate,
+    local,
+    services,
+    readiness,
+  });
+  return { app, relay: events.relay, publisherName: events.publisherName, start: async () => events.relay.start(), stop: () => events.stop() };
+}

@@ -1,0 +1,57 @@
+import express, { type Express } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "@hearth/service-kit";
+import { errorHandler, notFound } from "./errors";
+import { requestId } from "./request-id";
+import { bindRoutes, type RouteBindingDeps } from "./route-binding";
+import { mountDocs } from "./docs";
+
+export interface GatewayAppDeps extends RouteBindingDeps {
+  log: Logger;
+  bodyLimit: string;
+  trustProxy: number;
+  /** Per dependency: true when reachable. */
+  readiness: () => Promise<Record<string, boolean>>;
+}
+
+/** The public HTTP face of Hearth: JSON only, every /api/v1 route from the contracts' table. */
+export function createGatewayApp(deps: GatewayAppDeps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", deps.trustProxy);
+  app.set("query parser", "simple");
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger: deps.log,
+      genReqId: (_req, res) => res.getHeader("X-Request-Id") as string,
+      customProps: (_req, res) => ({ request_id: res.getHeader("X-Request-Id") }),
+      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }), res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
+    }),
+  );
+  app.use((req, res, next) => {
+    res.locals["log"] = req.log;
+    next();
+  });
+  app.use(helmet());
+  app.use(express.json({ limit: deps.bodyLimit, strict: true, type: ["application/json", "application/*+json"] }));
+
+  app.get("/health", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/ready", async (_req, res) => {
+    const checks = await deps.readiness();
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks });
+  });
+  mountDocs(app);
+
+  const api = express.Router();
+  bindRoutes(api, deps);
+  app.use(api);
+
+  app.use(notFound);
+  app.use(errorHandler(deps.log));
+  return app;
+}

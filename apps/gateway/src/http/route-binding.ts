@@ -1,0 +1,65 @@
+import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentelemetry/api";
+import { AppError, routes, type Actor, type RouteDef, type ServiceName } from "@hearth/contracts";
+import type { Logger, ServiceCall } from "@hearth/service-kit";
+import type { Request, Response, Router } from "express";
+import { authorize } from "../auth/authenticator";
+import type { LocalHandlers, RequestFacts } from "../local-handlers";
+import { parseRouteInput } from "./request-input";
+
+export interface RouteBindingDeps {
+  authenticate: (credentials: { apiKey: string | undefined; authorization: string | undefined }) => Promise<Actor>;
+  local: LocalHandlers;
+  services: Record<ServiceName, ServiceCall>;
+}
+
+const tracer = trace.getTracer("@hearth/gateway");
+
+function requestFacts(req: Request, res: Response): RequestFacts {
+  return { ipAddress: req.ip ?? null, userAgent: req.get("user-agent") ?? null, requestId: res.locals["requestId"] as string };
+}
+
+/**
+ * Mounts every route of the contracts' table: authenticate, check kind/scope/role, validate,
+ * then serve locally or forward to the owning service over tRPC. Nothing here is per-route.
+ */
+export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
+  for (const route of Object.values(routes) as RouteDef[]) {
+    const method = route.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
+    router[method](route.path, async (req, res) => {
+      const parent = propagation.extract(context.active(), req.headers);
+      await tracer.startActiveSpan(`${route.method} ${route.path}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": route.method, "http.route": route.path, "hearth.request_id": res.locals["requestId"] as string } }, parent, async (span) => {
+        try {
+          const output = await serve(route, req, res, deps);
+          span.setAttribute("http.response.status_code", route.status);
+          if (route.response === null) res.status(route.status).end();
+          else res.status(route.status).json(output);
+        } catch (err) {
+          const status = err instanceof AppError ? err.status : 500;
+          span.setAttribute("http.response.status_code", status);
+          if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          throw err;
+        } finally {
+          span.end();
+        }
+      });
+    });
+  }
+}
+
+async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBindingDeps): Promise<unknown> {
+  let actor: Actor | null = null;
+  if (route.access.auth !== "public") {
+    actor = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") });
+    authorize(actor, route.access);
+    res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
+  }
+  const input = parseRouteInput(route, req);
+  const request = requestFacts(req, res);
+  if (route.owner === "gateway") {
+    const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];
+    if (!handler) throw new Error(`No gateway handler for ${route.procedure}`);
+    return handler({ actor, input, request });
+  }
+  const call = deps.services[route.owner];
+  return call(route.procedure, route.method === "GET" ? "query" : "mutation", input, { requestId: request.requestId, actor });
+}

@@ -1,0 +1,26 @@
+/** Recognises Prisma/pg failures that have a meaning for the client, so they never surface as 500s. */
+
+function codeOf(err: unknown): string | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** A unique constraint was violated (Prisma P2002, PostgreSQL 23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === "P2002" || code === "23505";
+}
+
+const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001"]);
+
+/** The database could not be reached or went away: the service is unavailable, not broken. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let current: unknown = err, depth = 0; current && depth < 5; depth++) {
+    const code = codeOf(current);
+    if (code && UNAVAILABLE_CODES.has(code)) return true;
+    if (current instanceof Error && /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|database system is (starting|shutting) up/i.test(current.message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,43 @@
+import type { Server } from "node:http";
+import type { z } from "zod";
+import { loadConfig, type BaseServiceEnvSchema } from "./config";
+import { createLogger, type Logger } from "./logger";
+import { applyMigrations } from "./migrations";
+import { onShutdown } from "./shutdown";
+import { startTelemetry } from "./telemetry";
+import { listen } from "./trpc/service-server";
+
+type BaseConfig = z.output<typeof BaseServiceEnvSchema> & { PORT: number; HOST: string };
+
+export interface ServiceParts {
+  server: Server;
+  /** Background work (consumers, relays) started after the server listens. */
+  start?: () => Promise<void>;
+  stop?: () => Promise<void>;
+}
+
+export interface RunServiceOptions<C extends BaseConfig, D extends { $disconnect(): Promise<void> }> {
+  service: string;
+  envSchema: z.ZodType<C>;
+  migrationsDir: string;
+  createDb: (databaseUrl: string) => D;
+  createParts: (deps: { config: C; db: D; log: Logger }) => ServiceParts | Promise<ServiceParts>;
+}
+
+/**
+ * The one start-up sequence of every service: config (fails naming every bad variable),
+ * telemetry, logging, migrations, database, app, listen, graceful shutdown.
+ */
+export async function runService<C extends BaseConfig, D extends { $disconnect(): Promise<void> }>(options: RunServiceOptions<C, D>): Promise<void> {
+  const config = loadConfig(options.envSchema);
+  const telemetry = startTelemetry({ serviceName: options.service, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const log = createLogger(options.service, config.LOG_LEVEL);
+  const { applied } = await applyMigrations({ databaseUrl: config.DATABASE_URL, migrationsDir: options.migrationsDir });
+  if (applied.length > 0) log.info({ applied }, "migrations applied");
+  const db = options.createDb(config.DATABASE_URL);
+  const parts = await options.createParts({ config, db, log });
+  const running = await listen(parts.server, config.PORT, config.HOST);
+  await parts.start?.();
+  log.info({ url: running.url }, `${options.service} service listening`);
+  onShutdown(log, [telemetry.shutdown, () => db.$disconnect(), running.close, async () => parts.stop?.()]);
+}
