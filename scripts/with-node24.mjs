@@ -37,6 +37,9 @@ const env = {
   PATH: [nodeBin, path.join(root, "node_modules", ".bin"), process.env.PATH].join(path.delimiter),
   TURBO_TELEMETRY_DISABLED: "1",
 };
+// The child gets Ctrl-C from the terminal itself and shuts down in its own time: this
+// wrapper must not die first (npm would return the prompt mid-shutdown).
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => {});
 const result = spawnSync(command, args, { stdio: "inherit", env, cwd: process.cwd() });
 if (result.error) {
   console.error(result.error.message);

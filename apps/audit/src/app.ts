@@ -1,5 +1,5 @@
 import { buildServiceRouter, createServiceServer, kafkaBrokersOf, type Logger } from "@hearth/service-kit";
-import type { Consumer } from "kafkajs";
+import type { RunningConsumer } from "@hearth/service-kit/events";
 import { startAuditEventConsumer } from "./audit-log/audit-event-consumer";
 import { createAuditLogHandlers, createIngestHandlers } from "./audit-log/audit-log-handlers";
 import { createAuditLogRepository } from "./audit-log/audit-log-repository";
@@ -26,18 +26,21 @@ export function createAuditService(deps: AuditDeps) {
       await deps.db.$queryRaw`SELECT 1`;
     },
   });
-  let consumer: Consumer | null = null;
+  let consumer: RunningConsumer | null = null;
   const brokers = kafkaBrokersOf(deps.kafkaBrokers);
   return {
     router,
     server,
+    /** Resolves when the Kafka consumer (if any) has joined its group. */
+    consumerReady: () => consumer?.ready() ?? Promise.resolve(),
     async start() {
       if (brokers.length > 0) {
-        consumer = await startAuditEventConsumer({ brokers, repository, log: deps.log, ...(deps.consumerGroupId ? { groupId: deps.consumerGroupId } : {}) });
+        consumer = startAuditEventConsumer({ brokers, repository, log: deps.log, ...(deps.consumerGroupId ? { groupId: deps.consumerGroupId } : {}) });
       }
     },
     async stop() {
-      await consumer?.disconnect();
+      await consumer?.stop();
+      consumer = null;
     },
   };
 }

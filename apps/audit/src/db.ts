@@ -1,5 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { createPrismaClient } from "@hearth/service-kit";
 import { PrismaClient } from "./generated/prisma/client";
+
+/** This service's Prisma-layout migrations, applied at start-up. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL("../prisma/migrations", import.meta.url));
 
 export type AuditDb = PrismaClient;
 

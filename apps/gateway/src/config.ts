@@ -1,17 +1,23 @@
 import { z } from "zod";
 import { BaseServiceEnvSchema, PortSchema } from "@hearth/service-kit";
 
+/** Where a service listens: an http(s) URL (a bare `host:port` would parse as a URL scheme). */
+const ServiceUrlSchema = z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" });
+
 export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   PORT: PortSchema.default(3000),
   HOST: z.string().default("0.0.0.0"),
   JWT_SECRET: z.string().min(32, { message: "must be at least 32 characters" }),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  FINANCE_URL: z.url(),
-  CHAT_URL: z.url(),
-  NOTIFICATIONS_URL: z.url(),
-  AUDIT_URL: z.url(),
+  FINANCE_URL: ServiceUrlSchema,
+  CHAT_URL: ServiceUrlSchema,
+  NOTIFICATIONS_URL: ServiceUrlSchema,
+  AUDIT_URL: ServiceUrlSchema,
   BODY_LIMIT: z.string().default("1mb"),
+  /** Requests per credential (API key, or a user's bearer tokens) per window, shared by all gateway instances. */
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1000),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** Express `trust proxy` setting: how many proxies in front of the gateway set X-Forwarded-For. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 });

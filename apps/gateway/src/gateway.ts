@@ -2,13 +2,16 @@ import { SERVICE_NAMES, type ServiceName } from "@hearth/contracts";
 import { createServiceClient, type Logger, type ServiceCall } from "@hearth/service-kit";
 import { createAccessTokens } from "./auth/access-tokens";
 import { createAuthHandlers } from "./auth/auth-handlers";
+import { createLoginThrottle } from "./auth/login-throttle";
 import { createAuthenticator } from "./auth/authenticator";
 import { createPasswordHasher } from "./auth/passwords";
 import { createTokenIssuer } from "./auth/token-issuer";
 import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
+import { createUserHandlers } from "./users/user-handlers";
 import type { GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
+import { createRateLimiter } from "./http/rate-limiter";
 import { createGatewayApp } from "./http/app";
 
 const SERVICE_URL_KEYS: Record<ServiceName, "FINANCE_URL" | "CHAT_URL" | "NOTIFICATIONS_URL" | "AUDIT_URL"> = {
@@ -27,7 +30,10 @@ export interface GatewayDeps {
 /** Wires the gateway by hand: service clients, identity, the outbox relay and the HTTP app. Tests start exactly this. */
 export async function createGateway({ config, db, log }: GatewayDeps) {
   const services = Object.fromEntries(
-    SERVICE_NAMES.map((service) => [service, createServiceClient({ service, url: config[SERVICE_URL_KEYS[service]], caller: "gateway", internalAuthSecret: config.INTERNAL_AUTH_SECRET })]),
+    SERVICE_NAMES.map((service) => [
+      service,
+      createServiceClient({ service, url: config[SERVICE_URL_KEYS[service]], caller: "gateway", internalAuthSecret: config.INTERNAL_AUTH_SECRET }),
+    ]),
   ) as Record<ServiceName, ServiceCall>;
   const events = await createEventRelay({ databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, callAudit: services.audit, log });
   const accessTokens = createAccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
@@ -38,8 +44,10 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
       passwords: createPasswordHasher(),
       issueTokens: createTokenIssuer(accessTokens, config.REFRESH_TOKEN_TTL_DAYS),
       onEventsWritten: () => events.relay.poke(),
+      throttle: createLoginThrottle(db),
     }),
     ...createApiKeyHandlers(db),
+    ...createUserHandlers(db),
   };
 
   async function readiness(): Promise<Record<string, boolean>> {
@@ -56,6 +64,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     return Object.fromEntries(checks.map(([name], i) => [name, results[i]?.status === "fulfilled"]));
   }
 
+  const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
   const app = createGatewayApp({
     log,
     bodyLimit: config.BODY_LIMIT,
@@ -63,7 +72,17 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     authenticate: authenticator.authenticate,
     local,
     services,
+    rateLimiter,
     readiness,
   });
-  return { app, relay: events.relay, publisherName: events.publisherName, start: async () => events.relay.start(), stop: () => events.stop() };
+  return {
+    app,
+    relay: events.relay,
+    publisherName: events.publisherName,
+    start: async () => events.relay.start(),
+    stop: async () => {
+      await rateLimiter.stop();
+      await events.stop();
+    },
+  };
 }

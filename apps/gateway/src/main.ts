@@ -1,14 +1,13 @@
 import { createServer } from "node:http";
-import { fileURLToPath } from "node:url";
 import { runService } from "@hearth/service-kit";
 import { GatewayEnvSchema } from "./config";
-import { createIdentityDb } from "./db";
+import { MIGRATIONS_DIR, createIdentityDb } from "./db";
 import { createGateway } from "./gateway";
 
 await runService({
   service: "gateway",
   envSchema: GatewayEnvSchema,
-  migrationsDir: fileURLToPath(new URL("../prisma/migrations", import.meta.url)),
+  migrationsDir: MIGRATIONS_DIR,
   createDb: createIdentityDb,
   createParts: async ({ config, db, log }) => {
     const gateway = await createGateway({ config, db, log });

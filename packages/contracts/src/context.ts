@@ -12,6 +12,10 @@ export const ActorSchema = z.object({
   role: RoleSchema,
   scopes: z.array(ScopeSchema),
   authMethod: z.enum(["api_key", "bearer"]),
+  /** The signed-in session a bearer token belongs to (absent for API keys). */
+  sessionId: UuidSchema.optional(),
+  /** The API key a request came with (absent for bearer tokens). */
+  apiKeyId: UuidSchema.optional(),
 });
 export type Actor = z.infer<typeof ActorSchema>;
 

@@ -27,7 +27,10 @@ export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode
 export const ErrorBodySchema = z.object({
   error: z.string(),
   message: z.string().nullable().optional(),
-  details: z.union([z.array(z.string()), z.record(z.string(), z.unknown())]).nullable().optional(),
+  details: z
+    .union([z.array(z.string()), z.record(z.string(), z.unknown())])
+    .nullable()
+    .optional(),
   errors: z.array(z.string()).nullable().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -12,3 +12,5 @@ export * from "./resources/api-keys";
 export * from "./resources/auth";
 export * from "./events/audit-events";
 export * from "./openapi";
+export * from "./money";
+export * from "./access";

@@ -12,7 +12,10 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 
 function parametersOf(route: RouteDef): JsonSchema[] {
   const parameters: JsonSchema[] = [];
-  for (const [location, schema] of [["path", route.params], ["query", route.query]] as const) {
+  for (const [location, schema] of [
+    ["path", route.params],
+    ["query", route.query],
+  ] as const) {
     if (!schema) continue;
     const json = schemaOf(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {

@@ -32,3 +32,36 @@ export function paginationOf(query: PageQuery, totalCount: number): Pagination {
     total_pages: Math.ceil(totalCount / query.per_page),
   };
 }
+
+/** Where in a JSON value a string holds a NUL character (PostgreSQL text cannot store one), or null. */
+export function nulPathOf(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulPathOf(item, [...path, i]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = nulPathOf(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * The schema, refusing any string with a NUL character anywhere inside: such text can never
+ * be stored, so it is a validation failure at the boundary, not a database error later.
+ */
+export function withoutNul<S extends z.ZodType>(schema: S) {
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      const path = nulPathOf(value);
+      if (path) ctx.addIssue({ code: "custom", path, message: "must not contain NUL (\\u0000) characters" });
+    })
+    .pipe(schema);
+}

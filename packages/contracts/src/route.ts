@@ -62,8 +62,9 @@ export type RouteInput<R> =
     : never;
 
 /** What the owning procedure returns (before output validation). */
-export type RouteOutput<R> = R extends RouteDef<AnyObject | undefined, z.ZodType | undefined, z.ZodType | undefined, infer O, RouteOwner>
-  ? O extends z.ZodType
-    ? z.input<O>
-    : void
-  : never;
+export type RouteOutput<R> =
+  R extends RouteDef<AnyObject | undefined, z.ZodType | undefined, z.ZodType | undefined, infer O, RouteOwner>
+    ? O extends z.ZodType
+      ? z.input<O>
+      : void
+    : never;

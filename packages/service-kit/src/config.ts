@@ -29,7 +29,7 @@ const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 export const BaseServiceEnvSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  DATABASE_URL: z.url({ message: "must be a postgresql:// URL" }),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: "must be a postgresql:// URL" }),
   INTERNAL_AUTH_SECRET: z.string().min(32, { message: "must be at least 32 characters" }),
   KAFKA_BROKERS: z.preprocess(emptyToUndefined, z.string().optional()),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, z.url().optional()),

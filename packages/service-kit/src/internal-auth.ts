@@ -24,7 +24,7 @@ export function createInternalSigner(secret: string, caller: string) {
 export function createInternalVerifier(secret: string, audience: string) {
   const key = new TextEncoder().encode(secret);
   return async (token: string): Promise<InternalContext> => {
-    const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: ["HS256"], clockTolerance: 5 });
     return InternalContextSchema.parse(payload.ctx);
   };
 }

@@ -12,14 +12,15 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === "P2002" || code === "23505";
 }
 
-const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001"]);
+const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001", "3D000", "P1003"]);
 
-/** The database could not be reached or went away: the service is unavailable, not broken. */
+/** The database could not be reached, went away or does not exist (yet): the service is unavailable, not broken. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let current: unknown = err, depth = 0; current && depth < 5; depth++) {
     const code = codeOf(current);
     if (code && UNAVAILABLE_CODES.has(code)) return true;
-    if (current instanceof Error && /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|database system is (starting|shutting) up/i.test(current.message)) return true;
+    if (current instanceof Error && /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|database system is (starting|shutting) up/i.test(current.message))
+      return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

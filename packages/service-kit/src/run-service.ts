@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { z } from "zod";
-import { loadConfig, type BaseServiceEnvSchema } from "./config";
+import { ConfigError, loadConfig, type BaseServiceEnvSchema } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { applyMigrations } from "./migrations";
 import { onShutdown } from "./shutdown";
@@ -29,7 +29,15 @@ export interface RunServiceOptions<C extends BaseConfig, D extends { $disconnect
  * telemetry, logging, migrations, database, app, listen, graceful shutdown.
  */
 export async function runService<C extends BaseConfig, D extends { $disconnect(): Promise<void> }>(options: RunServiceOptions<C, D>): Promise<void> {
-  const config = loadConfig(options.envSchema);
+  let config: C;
+  try {
+    config = loadConfig(options.envSchema);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    // A configuration mistake is the operator's to fix: say what, without a stack trace.
+    console.error(`${options.service}: ${err.message}`);
+    process.exit(1);
+  }
   const telemetry = startTelemetry({ serviceName: options.service, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const log = createLogger(options.service, config.LOG_LEVEL);
   const { applied } = await applyMigrations({ databaseUrl: config.DATABASE_URL, migrationsDir: options.migrationsDir });
@@ -39,5 +47,6 @@ export async function runService<C extends BaseConfig, D extends { $disconnect()
   const running = await listen(parts.server, config.PORT, config.HOST);
   await parts.start?.();
   log.info({ url: running.url }, `${options.service} service listening`);
-  onShutdown(log, [telemetry.shutdown, () => db.$disconnect(), running.close, async () => parts.stop?.()]);
+  // Closed in reverse: stop accepting requests, stop background work, then the database, then telemetry.
+  onShutdown(log, [telemetry.shutdown, () => db.$disconnect(), async () => parts.stop?.(), running.close]);
 }

@@ -26,6 +26,8 @@ export function onShutdown(log: Logger, closers: Closer[], timeoutMs = 10_000): 
     }
     process.exit(0);
   };
-  process.once("SIGINT", () => void stop("SIGINT"));
-  process.once("SIGTERM", () => void stop("SIGTERM"));
+  // `on`, not `once`: a repeated signal (a supervisor relaying Ctrl-C) must not find no
+  // listener and kill the process half-way through its shutdown.
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
 }

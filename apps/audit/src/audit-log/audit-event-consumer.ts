@@ -1,4 +1,7 @@
-import { AUDIT_TOPICS, AuditEventSchema, type AuditEvent } from "@hearth/contracts";
+import { AUDIT_TOPICS, AuditEventSchema, withoutNul, type AuditEvent } from "@hearth/contracts";
+
+// An event PostgreSQL cannot store (a NUL in a string) is as invalid as malformed JSON: skipped, never retried forever.
+const StorableAuditEventSchema = withoutNul(AuditEventSchema);
 import type { Logger } from "@hearth/service-kit";
 import { createKafka, startKafkaConsumer } from "@hearth/service-kit/events";
 import type { AuditLogRepository } from "./audit-log-repository";
@@ -10,7 +13,7 @@ export const AUDIT_CONSUMER_GROUP = "hearth-audit";
  * store, so a crash means redelivery, which the unique event id absorbs. A message that is
  * not a valid event can never become one: it is logged in full and skipped, not retried forever.
  */
-export async function startAuditEventConsumer(options: { brokers: string[]; repository: AuditLogRepository; log: Logger; groupId?: string }) {
+export function startAuditEventConsumer(options: { brokers: string[]; repository: AuditLogRepository; log: Logger; groupId?: string }) {
   const log = options.log.child({ component: "audit-consumer" });
   return startKafkaConsumer({
     kafka: createKafka(options.brokers, "hearth-audit", log),
@@ -20,9 +23,13 @@ export async function startAuditEventConsumer(options: { brokers: string[]; repo
     handleBatch: async (messages) => {
       const events: AuditEvent[] = [];
       for (const message of messages) {
-        const parsed = AuditEventSchema.safeParse(safeJson(message.value));
+        const parsed = StorableAuditEventSchema.safeParse(safeJson(message.value));
         if (parsed.success) events.push(parsed.data);
-        else log.error({ topic: message.topic, partition: message.partition, offset: message.offset, value: message.value, issues: parsed.error.issues }, "skipping invalid audit event");
+        else
+          log.error(
+            { topic: message.topic, partition: message.partition, offset: message.offset, value: message.value, issues: parsed.error.issues },
+            "skipping invalid audit event",
+          );
       }
       const result = await options.repository.store(events);
       log.debug(result, "audit events stored");

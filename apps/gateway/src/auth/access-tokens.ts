@@ -6,23 +6,25 @@ import { RoleSchema, ScopeSchema, UuidSchema, type Actor } from "@hearth/contrac
 const ISSUER = "hearth";
 const AUDIENCE = "hearth-api";
 
-const ClaimsSchema = z.object({ sub: UuidSchema, fam: UuidSchema, role: RoleSchema, scope: ScopeSchema });
+const ClaimsSchema = z.object({ sub: UuidSchema, fam: UuidSchema, sid: UuidSchema, role: RoleSchema, scope: ScopeSchema });
 
 export interface AccessTokenSubject {
   userId: string;
   familyId: string;
   role: Actor["role"];
   scope: z.infer<typeof ScopeSchema>;
+  /** The session the token belongs to: revoking it ends the token at once. */
+  sessionId: string;
 }
 
-/** Bearer access tokens: HS256 JWTs carrying user, family, role and scope, with expiry. */
+/** Bearer access tokens: HS256 JWTs carrying user, family, session, role and scope, with expiry. */
 export function createAccessTokens(secret: string, ttlSeconds: number) {
   const key = new TextEncoder().encode(secret);
   return {
     ttlSeconds,
     issue(subject: AccessTokenSubject, now = new Date()): Promise<string> {
       const iat = Math.floor(now.getTime() / 1000);
-      return new SignJWT({ fam: subject.familyId, role: subject.role, scope: subject.scope })
+      return new SignJWT({ fam: subject.familyId, sid: subject.sessionId, role: subject.role, scope: subject.scope })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setSubject(subject.userId)
         .setIssuer(ISSUER)
@@ -37,7 +39,7 @@ export function createAccessTokens(secret: string, ttlSeconds: number) {
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ["HS256"] });
         const claims = ClaimsSchema.parse(payload);
-        return { userId: claims.sub, familyId: claims.fam, role: claims.role, scopes: [claims.scope], authMethod: "bearer" };
+        return { userId: claims.sub, familyId: claims.fam, role: claims.role, scopes: [claims.scope], authMethod: "bearer", sessionId: claims.sid };
       } catch {
         return null;
       }

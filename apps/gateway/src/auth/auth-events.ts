@@ -16,6 +16,8 @@ const ACTION_OF: Partial<Record<AuditEventType, string>> = {
   "auth.login.failed": "login",
   "auth.token.issued": "issue_token",
   "auth.token.refreshed": "refresh_token",
+  "auth.token.revoked": "revoke_session",
+  "auth.logout": "logout",
 };
 
 /** Writes an auth audit event into the outbox inside the caller's transaction. */

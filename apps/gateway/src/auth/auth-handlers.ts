@@ -1,10 +1,13 @@
 import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { IdentityDb } from "../db";
-import type { LocalHandler } from "../local-handlers";
+import { requireActor, type LocalHandler } from "../local-handlers";
 import { recordAuthEvent } from "./auth-events";
 import type { PasswordHasher } from "./passwords";
 import { sha256 } from "./secrets";
+import type { LoginThrottle } from "./login-throttle";
+import { revokeSession } from "./sessions";
+import { userResource } from "../users/user-resource";
 import type { TokenIssuer } from "./token-issuer";
 
 export interface AuthHandlerDeps {
@@ -13,21 +16,12 @@ export interface AuthHandlerDeps {
   issueTokens: TokenIssuer;
   /** Called after a commit that wrote audit events, so the relay publishes them without waiting for its poll. */
   onEventsWritten: () => void;
+  /** Per-account and per-IP lockout after repeated failures. */
+  throttle: LoginThrottle;
 }
 
 const INVALID_LOGIN = new AppError("unauthorized", { message: "Invalid email or password" });
 const INVALID_REFRESH = new AppError("unauthorized", { message: "Invalid refresh token" });
-
-function userResource(user: { id: string; email: string; firstName: string | null; lastName: string | null; uiLayout: string; aiEnabled: boolean }) {
-  return {
-    id: user.id,
-    email: user.email,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    ui_layout: user.uiLayout === "intro" ? ("intro" as const) : ("dashboard" as const),
-    ai_enabled: user.aiEnabled,
-  };
-}
 
 export function createAuthHandlers(deps: AuthHandlerDeps) {
   const { db, passwords, issueTokens } = deps;
@@ -42,8 +36,8 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
           data: { email: input.user.email, passwordHash, firstName: input.user.first_name ?? null, lastName: input.user.last_name ?? null },
         });
         await tx.membership.create({ data: { userId: user.id, familyId: family.id, role: "admin" } });
-        const tokens = await issueTokens(tx, { userId: user.id, familyId: family.id, role: "admin" }, input.device);
-        await recordAuthEvent(tx, "auth.token.issued", { familyId: family.id, user, request, sessionId: tokens.refreshTokenId });
+        const tokens = await issueTokens(tx, { userId: user.id, familyId: family.id, role: "admin" }, { device: input.device });
+        await recordAuthEvent(tx, "auth.token.issued", { familyId: family.id, user, request, sessionId: tokens.sessionId });
         return { ...tokens.response, user: userResource(user) };
       });
       deps.onEventsWritten();
@@ -56,24 +50,35 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
 
   const login: LocalHandler<"auth.login"> = async ({ input, request }) => {
     const user = await db.user.findUnique({ where: { email: input.email }, include: { membership: true } });
-    const valid = await passwords.verify(user?.passwordHash ?? null, input.password);
-    if (!user || !valid || !user.membership) {
-      // The reason is kept in the audit log only: the answer is the same for both failures.
+    // The reason is kept in the audit log only: the answer is the same for every failure.
+    const recordFailure = async (error: string) => {
       await db.$transaction((tx) =>
         recordAuthEvent(tx, "auth.login.failed", {
           familyId: user?.membership?.familyId ?? null,
           user: user ? { id: user.id, email: user.email } : null,
           request,
-          error: user ? "invalid_password" : "unknown_email",
+          error,
         }),
       );
       deps.onEventsWritten();
+    };
+    try {
+      await deps.throttle.assertAllowed(input.email, request.ipAddress);
+    } catch (err) {
+      await recordFailure("locked_out");
+      throw err;
+    }
+    const valid = await passwords.verify(user?.passwordHash ?? null, input.password);
+    if (!user || !valid || !user.membership) {
+      await deps.throttle.recordFailure(input.email, request.ipAddress);
+      await recordFailure(user ? "invalid_password" : "unknown_email");
       throw INVALID_LOGIN;
     }
+    await deps.throttle.recordSuccess(input.email);
     const membership = user.membership;
     const result = await db.$transaction(async (tx) => {
-      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, input.device);
-      const facts = { familyId: membership.familyId, user, request, sessionId: tokens.refreshTokenId };
+      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { device: input.device });
+      const facts = { familyId: membership.familyId, user, request, sessionId: tokens.sessionId };
       await recordAuthEvent(tx, "auth.login.success", facts);
       await recordAuthEvent(tx, "auth.token.issued", facts);
       return { ...tokens.response, user: userResource(user) };
@@ -82,26 +87,62 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
     return result;
   };
 
-  /** Rotates: the presented refresh token is spent and a new pair is issued, atomically. */
+  /**
+   * Rotates: the presented refresh token is spent and a new pair of the same session is issued,
+   * atomically. A token presented again after it was spent means it leaked: the whole session
+   * is revoked (reuse detection) and `auth.token.revoked` recorded.
+   */
   const refresh: LocalHandler<"auth.refresh"> = async ({ input, request }) => {
     const now = new Date();
-    const stored = await db.refreshToken.findUnique({ where: { tokenHash: sha256(input.refresh_token) }, include: { user: { include: { membership: true } } } });
-    if (!stored || stored.revokedAt || stored.expiresAt <= now || stored.deviceId !== input.device.device_id || !stored.user.membership) {
+    const stored = await db.refreshToken.findUnique({
+      where: { tokenHash: sha256(input.refresh_token) },
+      include: { session: true, user: { include: { membership: true } } },
+    });
+    if (!stored || stored.session.deviceId !== input.device.device_id || !stored.user.membership) throw INVALID_REFRESH;
+    const { user, session } = stored;
+    const membership = stored.user.membership;
+    if (stored.revokedAt) {
+      if (!session.revokedAt) {
+        await db.$transaction(async (tx) => {
+          if (await revokeSession(tx, session.id, "refresh_token_reuse", now)) {
+            await recordAuthEvent(tx, "auth.token.revoked", {
+              familyId: membership.familyId,
+              user,
+              request,
+              sessionId: session.id,
+              error: "refresh_token_reuse",
+            });
+          }
+        });
+        deps.onEventsWritten();
+      }
       throw INVALID_REFRESH;
     }
-    const { user } = stored;
-    const membership = stored.user.membership;
+    if (session.revokedAt || stored.expiresAt <= now) throw INVALID_REFRESH;
     const result = await db.$transaction(async (tx) => {
       const spent = await tx.refreshToken.updateMany({ where: { id: stored.id, revokedAt: null }, data: { revokedAt: now } });
       if (spent.count !== 1) throw INVALID_REFRESH; // lost a race with a concurrent refresh of the same token
-      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { device_id: stored.deviceId, device_name: stored.deviceName ?? undefined, device_type: stored.deviceType ?? undefined }, now);
+      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { sessionId: session.id }, now);
       await tx.refreshToken.update({ where: { id: stored.id }, data: { replacedById: tokens.refreshTokenId } });
-      await recordAuthEvent(tx, "auth.token.refreshed", { familyId: membership.familyId, user, request, sessionId: tokens.refreshTokenId });
+      await recordAuthEvent(tx, "auth.token.refreshed", { familyId: membership.familyId, user, request, sessionId: session.id });
       return tokens.response;
     });
     deps.onEventsWritten();
     return result;
   };
 
-  return { "auth.signup": signup, "auth.login": login, "auth.refresh": refresh };
+  /** Ends the session of the bearer token: its refresh tokens and access tokens stop working at once. */
+  const logout: LocalHandler<"auth.logout"> = async ({ actor, request }) => {
+    const { userId, familyId, sessionId } = requireActor(actor);
+    if (!sessionId) throw new AppError("forbidden", { message: "Log out with the bearer token of the session to end" });
+    await db.$transaction(async (tx) => {
+      if (await revokeSession(tx, sessionId, "logout")) {
+        const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, email: true } });
+        await recordAuthEvent(tx, "auth.logout", { familyId, user, request, sessionId });
+      }
+    });
+    deps.onEventsWritten();
+  };
+
+  return { "auth.signup": signup, "auth.login": login, "auth.refresh": refresh, "auth.logout": logout };
 }

@@ -7,9 +7,11 @@ export function createPasswordHasher(memoryCostKiB = 19_456, timeCost = 2) {
   const dummy = argon2.hash("not-a-real-password", options);
   return {
     hash: (password: string) => argon2.hash(password, options),
+    /** False for an unknown user (null hash) whatever the password, after the same work as a real check. */
     async verify(hash: string | null, password: string): Promise<boolean> {
       try {
-        return await argon2.verify(hash ?? (await dummy), password);
+        const matches = await argon2.verify(hash ?? (await dummy), password);
+        return hash !== null && matches;
       } catch {
         return false;
       }

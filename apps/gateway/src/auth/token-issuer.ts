@@ -9,22 +9,35 @@ export interface DeviceFacts {
   device_type?: string | undefined;
 }
 
-/** Issues an access token and a fresh refresh token (stored hashed) inside the caller's transaction. */
+/** A login starts a new session on its device; a refresh continues the session it belongs to. */
+export type SessionRef = { device: DeviceFacts } | { sessionId: string };
+
+/**
+ * Issues an access token and a fresh refresh token (stored hashed) inside the caller's
+ * transaction, both bound to one session.
+ */
 export function createTokenIssuer(accessTokens: AccessTokens, refreshTtlDays: number) {
-  return async (tx: IdentityTx, subject: { userId: string; familyId: string; role: Role }, device: DeviceFacts, now = new Date()) => {
+  return async (tx: IdentityTx, subject: { userId: string; familyId: string; role: Role }, session: SessionRef, now = new Date()) => {
+    const sessionId =
+      "sessionId" in session
+        ? session.sessionId
+        : (
+            await tx.session.create({
+              data: {
+                userId: subject.userId,
+                deviceId: session.device.device_id,
+                deviceName: session.device.device_name ?? null,
+                deviceType: session.device.device_type ?? null,
+              },
+            })
+          ).id;
     const refreshToken = randomSecret("hrt_");
     const stored = await tx.refreshToken.create({
-      data: {
-        userId: subject.userId,
-        tokenHash: sha256(refreshToken),
-        deviceId: device.device_id,
-        deviceName: device.device_name ?? null,
-        deviceType: device.device_type ?? null,
-        expiresAt: new Date(now.getTime() + refreshTtlDays * 86_400_000),
-      },
+      data: { userId: subject.userId, sessionId, tokenHash: sha256(refreshToken), expiresAt: new Date(now.getTime() + refreshTtlDays * 86_400_000) },
     });
-    const accessToken = await accessTokens.issue({ ...subject, scope: "read_write" }, now);
+    const accessToken = await accessTokens.issue({ ...subject, sessionId, scope: "read_write" }, now);
     return {
+      sessionId,
       refreshTokenId: stored.id,
       response: {
         access_token: accessToken,

@@ -3,6 +3,7 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "@hearth/service-kit";
 import { errorHandler, notFound } from "./errors";
+import { jsonOnly } from "./json-only";
 import { requestId } from "./request-id";
 import { bindRoutes, type RouteBindingDeps } from "./route-binding";
 import { mountDocs } from "./docs";
@@ -27,7 +28,10 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
       logger: deps.log,
       genReqId: (_req, res) => res.getHeader("X-Request-Id") as string,
       customProps: (_req, res) => ({ request_id: res.getHeader("X-Request-Id") }),
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }), res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
     }),
   );
   app.use((req, res, next) => {
@@ -35,6 +39,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     next();
   });
   app.use(helmet());
+  app.use(jsonOnly);
   app.use(express.json({ limit: deps.bodyLimit, strict: true, type: ["application/json", "application/*+json"] }));
 
   app.get("/health", (_req, res) => {

@@ -28,8 +28,12 @@ export function mountDocs(app: Express): void {
   app.get("/api/docs/init.js", (_req, res) => {
     res.type("application/javascript").send(INIT_SCRIPT);
   });
-  app.use("/api/docs/assets", (_req, res, next) => {
-    res.setHeader("Content-Security-Policy", docsCsp);
-    next();
-  }, express.static(swaggerUiDir, { index: false }));
+  app.use(
+    "/api/docs/assets",
+    (_req, res, next) => {
+      res.setHeader("Content-Security-Policy", docsCsp);
+      next();
+    },
+    express.static(swaggerUiDir, { index: false }),
+  );
 }

@@ -1,4 +1,4 @@
-import { AppError, type RouteDef } from "@hearth/contracts";
+import { AppError, withoutNul, type RouteDef } from "@hearth/contracts";
 import { messagesOf } from "@hearth/service-kit";
 import type { Request } from "express";
 
@@ -15,7 +15,7 @@ export function parseRouteInput(route: RouteDef, req: Request): Record<string, u
     Object.assign(merged, params.data);
   }
   if (route.query) {
-    const query = route.query.safeParse(req.query);
+    const query = withoutNul(route.query).safeParse(req.query);
     if (!query.success) {
       const errors = messagesOf(query.error);
       throw new AppError("bad_request", { message: errors.join(", "), errors });
@@ -23,7 +23,7 @@ export function parseRouteInput(route: RouteDef, req: Request): Record<string, u
     Object.assign(merged, query.data);
   }
   if (route.body) {
-    const body = route.body.safeParse(req.body ?? {});
+    const body = withoutNul(route.body).safeParse(req.body ?? {});
     if (!body.success) throw AppError.validation(messagesOf(body.error));
     Object.assign(merged, body.data);
   }

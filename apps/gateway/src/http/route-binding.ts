@@ -4,12 +4,14 @@ import type { Logger, ServiceCall } from "@hearth/service-kit";
 import type { Request, Response, Router } from "express";
 import { authorize } from "../auth/authenticator";
 import type { LocalHandlers, RequestFacts } from "../local-handlers";
+import { rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
 import { parseRouteInput } from "./request-input";
 
 export interface RouteBindingDeps {
   authenticate: (credentials: { apiKey: string | undefined; authorization: string | undefined }) => Promise<Actor>;
   local: LocalHandlers;
   services: Record<ServiceName, ServiceCall>;
+  rateLimiter: RateLimiter;
 }
 
 const tracer = trace.getTracer("@hearth/gateway");
@@ -27,21 +29,29 @@ export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
     const method = route.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
     router[method](route.path, async (req, res) => {
       const parent = propagation.extract(context.active(), req.headers);
-      await tracer.startActiveSpan(`${route.method} ${route.path}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": route.method, "http.route": route.path, "hearth.request_id": res.locals["requestId"] as string } }, parent, async (span) => {
-        try {
-          const output = await serve(route, req, res, deps);
-          span.setAttribute("http.response.status_code", route.status);
-          if (route.response === null) res.status(route.status).end();
-          else res.status(route.status).json(output);
-        } catch (err) {
-          const status = err instanceof AppError ? err.status : 500;
-          span.setAttribute("http.response.status_code", status);
-          if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-          throw err;
-        } finally {
-          span.end();
-        }
-      });
+      await tracer.startActiveSpan(
+        `${route.method} ${route.path}`,
+        {
+          kind: SpanKind.SERVER,
+          attributes: { "http.request.method": route.method, "http.route": route.path, "hearth.request_id": res.locals["requestId"] as string },
+        },
+        parent,
+        async (span) => {
+          try {
+            const output = await serve(route, req, res, deps);
+            span.setAttribute("http.response.status_code", route.status);
+            if (route.response === null) res.status(route.status).end();
+            else res.status(route.status).json(output);
+          } catch (err) {
+            const status = err instanceof AppError ? err.status : 500;
+            span.setAttribute("http.response.status_code", status);
+            if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+            throw err;
+          } finally {
+            span.end();
+          }
+        },
+      );
     });
   }
 }
@@ -50,6 +60,10 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
   let actor: Actor | null = null;
   if (route.access.auth !== "public") {
     actor = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") });
+    // Counted per credential (an API key, or a user's bearer tokens) before any other work.
+    const usage = await deps.rateLimiter.consume(actor.apiKeyId ? `api_key:${actor.apiKeyId}` : `user:${actor.userId}`);
+    res.set(rateLimitHeaders(usage));
+    if (usage.current > usage.limit) throw rateLimitExceeded(usage);
     authorize(actor, route.access);
     res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
   }

@@ -98,6 +98,6 @@ export const AuditLogQuerySchema = z
     limit: z.coerce.number().int().min(1).max(100, { message: "limit must be at most 100" }).default(50),
     offset: z.coerce.number().int().min(0).default(0),
   })
-  .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, { message: "startDate must not be after endDate" });
+  .refine((q) => !q.startDate || !q.endDate || Date.parse(q.startDate) <= Date.parse(q.endDate), { message: "startDate must not be after endDate" });
 
 export const AuditLogListSchema = z.array(AuditLogEntrySchema);

@@ -22,8 +22,6 @@ export const ApiKeyListSchema = z.object({ api_keys: z.array(ApiKeySchema) });
 export const CreateApiKeyBodySchema = z.object({
   api_key: z.object({
     name: z.string().trim().min(1, { message: "Name can't be blank" }).max(100),
-    scopes: z
-      .array(ScopeSchema, { message: "Scopes must be [\"read\"] or [\"read_write\"]" })
-      .length(1, { message: "Scopes must be [\"read\"] or [\"read_write\"]" }),
+    scopes: z.array(ScopeSchema, { message: 'Scopes must be ["read"] or ["read_write"]' }).length(1, { message: 'Scopes must be ["read"] or ["read_write"]' }),
   }),
 });

@@ -9,7 +9,12 @@ export const DeviceSchema = z.object({
   app_version: z.string().trim().min(1).max(50),
 });
 
-const Email = z.string().trim().toLowerCase().pipe(z.email({ message: "Email is invalid" })).pipe(z.string().max(254));
+const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: "Email is invalid" }))
+  .pipe(z.string().max(254));
 
 /** Sure's rule: at least 8 characters with upper and lower case, a digit and a symbol. */
 export const PasswordSchema = z
@@ -60,4 +65,9 @@ export const TokenResponseSchema = z.object({
   created_at: z.number().int(),
 });
 
+export type AuthUser = z.infer<typeof AuthUserSchema>;
+
 export const AuthResponseSchema = TokenResponseSchema.extend({ user: AuthUserSchema });
+
+/** `{ user }`: the answer of enable_ai and users/me. */
+export const UserEnvelopeSchema = z.object({ user: AuthUserSchema });

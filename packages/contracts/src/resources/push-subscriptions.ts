@@ -13,9 +13,7 @@ export const PushSubscriptionSchema = z.object({
 export type PushSubscription = z.infer<typeof PushSubscriptionSchema>;
 
 /** Spec section 4 rule 2: APNs-style token, 64 to 200 lowercase hexadecimal characters. */
-export const PushTokenSchema = z
-  .string()
-  .regex(/^[0-9a-f]{64,200}$/, { message: "Token must be 64 to 200 lowercase hexadecimal characters" });
+export const PushTokenSchema = z.string().regex(/^[0-9a-f]{64,200}$/, { message: "Token must be 64 to 200 lowercase hexadecimal characters" });
 
 export const RegisterPushSubscriptionBodySchema = z.object({
   token: PushTokenSchema,

@@ -13,7 +13,12 @@ export class AuditServicePublisher implements EventPublisher {
   constructor(private readonly callAudit: ServiceCall) {}
 
   async publish(messages: OutboxMessage[]): Promise<void> {
-    await this.callAudit("events.ingest", "mutation", { events: messages.map((m) => m.payload as AuditEvent) }, { requestId: `outbox-relay-${messages[0]?.eventId ?? "empty"}`, actor: null });
+    await this.callAudit(
+      "events.ingest",
+      "mutation",
+      { events: messages.map((m) => m.payload as AuditEvent) },
+      { requestId: `outbox-relay-${messages[0]?.eventId ?? "empty"}`, actor: null },
+    );
   }
 
   async close(): Promise<void> {}

@@ -1,5 +1,5 @@
 import { SpanKind, context, propagation, trace, type Link } from "@opentelemetry/api";
-import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type IHeaders, type Producer } from "kafkajs";
 import type { Logger } from "pino";
 import type { EventPublisher, OutboxMessage } from "./relay";
 
@@ -13,11 +13,13 @@ export function createKafka(brokers: string[], clientId: string, log: Logger): K
     requestTimeout: 10_000,
     retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5000 },
     logLevel: logLevel.WARN,
-    logCreator: () => ({ namespace, level, log: entry }) => {
-      const { message, ...rest } = entry;
-      const method = level <= logLevel.ERROR ? "error" : level === logLevel.WARN ? "warn" : "debug";
-      log[method]({ kafka: namespace, ...rest }, message);
-    },
+    logCreator:
+      () =>
+      ({ namespace, level, log: entry }) => {
+        const { message, ...rest } = entry;
+        const method = level <= logLevel.ERROR ? "error" : level === logLevel.WARN ? "warn" : "debug";
+        log[method]({ kafka: namespace, ...rest }, message);
+      },
   });
 }
 
@@ -99,45 +101,93 @@ function headersOf(headers: IHeaders | undefined): Record<string, string> {
   return out;
 }
 
+export interface RunningConsumer {
+  /** Resolves once the consumer has joined its group and subscribed (for tests and readiness). */
+  ready: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
 /**
  * Consumes whole batches; offsets are committed only after the handler stored the batch,
  * so a crash means redelivery (deduplicated by the handler), never loss. Each batch is
  * processed in a consumer span linked to the producing traces.
+ *
+ * Start-up never blocks or fails the service: a broker that is down (or topics not there
+ * yet) is retried in the background with backoff, and a crash kafkajs will not restart
+ * itself from is restarted here, so an outage only delays consumption.
  */
-export async function startKafkaConsumer(options: KafkaConsumerOptions): Promise<Consumer> {
-  const consumer = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: true, retry: { retries: 10 } });
-  await consumer.connect();
-  await consumer.subscribe({ topics: options.topics, fromBeginning: true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary }) => {
-      if (batch.messages.length === 0) return;
-      const messages: ConsumedMessage[] = batch.messages.map((m) => ({
-        topic: batch.topic,
-        partition: batch.partition,
-        offset: m.offset,
-        key: m.key?.toString() ?? null,
-        value: m.value?.toString() ?? "",
-        headers: headersOf(m.headers),
-      }));
-      const links: Link[] = messages
-        .map((m) => trace.getSpanContext(propagation.extract(context.active(), m.headers)))
-        .filter((sc) => sc !== undefined)
-        .map((spanContext) => ({ context: spanContext }));
-      const parent = propagation.extract(context.active(), messages[0]?.headers ?? {});
-      await tracer.startActiveSpan(`${batch.topic} process`, { kind: SpanKind.CONSUMER, links, attributes: { "messaging.system": "kafka", "messaging.destination.name": batch.topic, "messaging.batch.message_count": messages.length } }, parent, async (span) => {
-        try {
-          await options.handleBatch(messages);
-        } finally {
-          span.end();
-        }
-      });
-      const last = batch.messages.at(-1);
-      if (last) resolveOffset(last.offset);
-      await commitOffsetsIfNecessary();
-      await heartbeat();
+export function startKafkaConsumer(options: KafkaConsumerOptions): RunningConsumer {
+  let stopped = false;
+  let consumer: Consumer | null = null;
+  let markReady: () => void = () => {};
+  const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
+  let restartTimer: NodeJS.Timeout | null = null;
+
+  const scheduleRestart = (attempt: number) => {
+    if (stopped) return;
+    const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt, 6));
+    restartTimer = setTimeout(() => void attemptStart(attempt + 1), delay);
+  };
+
+  async function attemptStart(attempt: number): Promise<void> {
+    if (stopped) return;
+    const current = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, retry: { retries: 10 } });
+    consumer = current;
+    current.on(current.events.CRASH, (event) => {
+      const { error, restart } = event.payload as { error: Error; restart: boolean };
+      options.log.error({ err: error, restart }, "kafka consumer crashed");
+      if (!restart && !stopped) void current.disconnect().finally(() => scheduleRestart(0));
+    });
+    try {
+      await ensureTopics(options.kafka, options.topics);
+      await current.connect();
+      await current.subscribe({ topics: options.topics, fromBeginning: true });
+      await current.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => processBatch(options, payload) });
+      options.log.info({ groupId: options.groupId, topics: options.topics }, "kafka consumer running");
+      markReady();
+    } catch (err) {
+      options.log.warn({ err, attempt }, "kafka consumer could not start yet; retrying");
+      await current.disconnect().catch(() => {});
+      scheduleRestart(attempt);
+    }
+  }
+
+  void attemptStart(0);
+  return {
+    ready: () => readyPromise,
+    async stop() {
+      stopped = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      await consumer?.disconnect().catch(() => {});
     },
+  };
+}
+
+async function processBatch(options: KafkaConsumerOptions, { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary }: EachBatchPayload): Promise<void> {
+  if (batch.messages.length === 0) return;
+  const messages: ConsumedMessage[] = batch.messages.map((m) => ({
+    topic: batch.topic,
+    partition: batch.partition,
+    offset: m.offset,
+    key: m.key?.toString() ?? null,
+    value: m.value?.toString() ?? "",
+    headers: headersOf(m.headers),
+  }));
+  const links: Link[] = messages
+    .map((m) => trace.getSpanContext(propagation.extract(context.active(), m.headers)))
+    .filter((sc) => sc !== undefined)
+    .map((spanContext) => ({ context: spanContext }));
+  const parent = propagation.extract(context.active(), messages[0]?.headers ?? {});
+  const attributes = { "messaging.system": "kafka", "messaging.destination.name": batch.topic, "messaging.batch.message_count": messages.length };
+  await tracer.startActiveSpan(`${batch.topic} process`, { kind: SpanKind.CONSUMER, links, attributes }, parent, async (span) => {
+    try {
+      await options.handleBatch(messages);
+    } finally {
+      span.end();
+    }
   });
-  return consumer;
+  const last = batch.messages.at(-1);
+  if (last) resolveOffset(last.offset);
+  await commitOffsetsIfNecessary();
+  await heartbeat();
 }

@@ -24,6 +24,8 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   idleDelayMs?: number;
   maxBackoffMs?: number;
+  /** How long published rows are kept (for inspection and replay) before they are purged. */
+  retainPublishedMs?: number;
 }
 
 interface OutboxRow {
@@ -43,6 +45,8 @@ interface OutboxRow {
  * acknowledged it; a crash in between re-sends it, and consumers dedupe by event id.
  * Failures back off exponentially; nothing is dropped.
  */
+const PURGE_INTERVAL_MS = 3600_000;
+
 export class OutboxRelay {
   private running = false;
   private wake: (() => void) | null = null;
@@ -50,11 +54,14 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly idleDelayMs: number;
   private readonly maxBackoffMs: number;
+  private readonly retainPublishedMs: number;
+  private lastPurgeAt = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
     this.idleDelayMs = options.idleDelayMs ?? 250;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    this.retainPublishedMs = options.retainPublishedMs ?? 7 * 24 * 3600_000;
   }
 
   start(): void {
@@ -83,6 +90,15 @@ export class OutboxRelay {
     return rows.length;
   }
 
+  /** Deletes published rows older than the retention; unpublished rows are never touched. */
+  async purgePublished(now = Date.now()): Promise<number> {
+    const result = await this.options.pool.query("DELETE FROM outbox_events WHERE published_at IS NOT NULL AND published_at < $1", [
+      new Date(now - this.retainPublishedMs),
+    ]);
+    this.lastPurgeAt = now;
+    return result.rowCount ?? 0;
+  }
+
   private async readBatch(): Promise<OutboxMessage[]> {
     const { rows } = await this.options.pool.query<OutboxRow>(
       `SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events
@@ -90,7 +106,14 @@ export class OutboxRelay {
         ORDER BY id LIMIT $1`,
       [this.batchSize],
     );
-    return rows.map((row) => ({ id: BigInt(row.id), eventId: row.event_id, topic: row.topic, key: row.message_key, payload: row.payload, headers: row.headers }));
+    return rows.map((row) => ({
+      id: BigInt(row.id),
+      eventId: row.event_id,
+      topic: row.topic,
+      key: row.message_key,
+      payload: row.payload,
+      headers: row.headers,
+    }));
   }
 
   private async run(): Promise<void> {
@@ -99,6 +122,7 @@ export class OutboxRelay {
       let published = 0;
       try {
         published = await this.drainOnce();
+        if (published === 0 && Date.now() - this.lastPurgeAt > PURGE_INTERVAL_MS) await this.purgePublished();
         if (backoff > 0) this.options.log.info({ publisher: this.options.publisher.name }, "outbox relay recovered");
         backoff = 0;
       } catch (err) {

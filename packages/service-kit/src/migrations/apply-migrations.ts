@@ -66,9 +66,7 @@ export async function applyMigrations(options: ApplyMigrationsOptions): Promise<
 async function readAppliedRows(client: pg.Client): Promise<AppliedRow[]> {
   const exists = await client.query<{ exists: boolean }>("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists");
   if (!exists.rows[0]?.exists) return [];
-  const result = await client.query<AppliedRow>(
-    "SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at",
-  );
+  const result = await client.query<AppliedRow>("SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at");
   return result.rows;
 }
 

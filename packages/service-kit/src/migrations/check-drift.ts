@@ -74,7 +74,13 @@ async function checkSnapshot(options: CheckDriftOptions, schema: string, adminUr
   if (snapshot === undefined) {
     return `${snapshotPath} is missing (it is written by \`hearth-migrations new\`; restore it from version control).`;
   }
-  const pending = await diffSchemas({ fromDatamodel: snapshot, fromPath: snapshotPath, toDatamodel: schema, toPath: options.schemaPath, connectionUrl: adminUrl });
+  const pending = await diffSchemas({
+    fromDatamodel: snapshot,
+    fromPath: snapshotPath,
+    toDatamodel: schema,
+    toPath: options.schemaPath,
+    connectionUrl: adminUrl,
+  });
   if (!pending) return undefined;
   return `${path.basename(options.schemaPath)} has changes no migration captures; run \`hearth-migrations new <name>\`. Pending SQL:\n${indent(pending.trim())}`;
 }

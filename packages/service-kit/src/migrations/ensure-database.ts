@@ -30,7 +30,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   try {
     await admin.connect();
   } catch (error) {
-    throw new Error(`Database ${name} does not exist and the postgres database of ${redactUrl(databaseUrl)} is unreachable to create it: ${String(error)}`, { cause: error });
+    throw new Error(`Database ${name} does not exist and the postgres database of ${redactUrl(databaseUrl)} is unreachable to create it: ${String(error)}`, {
+      cause: error,
+    });
   }
   try {
     await admin.query(`CREATE DATABASE ${quoteIdentifier(name)}`);

@@ -1,6 +1,5 @@
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PrismaInstrumentation } from "@prisma/instrumentation";
 import { startNodeSdk } from "@opentelemetry/sdk-node";
 import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace";
@@ -20,7 +19,7 @@ export interface Telemetry {
 
 /**
  * Starts OpenTelemetry before anything else in a process: W3C trace context propagation,
- * HTTP and Prisma instrumentation, OTLP export. Tracing is off unless an endpoint or
+ * Prisma instrumentation, OTLP export. Tracing is off unless an endpoint or
  * processors are given, so the embedded default costs nothing.
  */
 export function startTelemetry(options: TelemetryOptions): Telemetry {
@@ -34,7 +33,9 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     resourceDetectors: [],
     spanProcessors: processors,
     propagators: [new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] })],
-    instrumentations: [new HttpInstrumentation(), new PrismaInstrumentation()],
+    // Spans of our own at the edges (gateway route, tRPC client and server, Kafka) carry the
+    // trace across processes explicitly; automatic HTTP spans would only double them.
+    instrumentations: [new PrismaInstrumentation()],
   });
   return { enabled: true, shutdown: () => sdk.shutdown() };
 }

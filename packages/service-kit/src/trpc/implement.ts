@@ -1,6 +1,9 @@
 import { z } from "zod";
 import {
+  AppError,
+  authorize,
   internalProcedures,
+  withoutNul,
   routesOf,
   type InternalContext,
   type ProceduresOf,
@@ -10,18 +13,18 @@ import {
   type RouteOwner,
   type Routes,
 } from "@hearth/contracts";
-import { actorProcedure, internalProcedure, t, type ActorContext, type ServiceContext } from "./server";
+import { actorProcedure, appErrorToTrpc, internalProcedure, t, type ActorContext, type ServiceContext } from "./server";
 
 export type RouteHandler<K extends keyof Routes> = (opts: { ctx: ActorContext; input: RouteInput<Routes[K]> }) => Promise<RouteOutput<Routes[K]>>;
 
 /** A service must implement every public route the contracts assign to it, with the declared types. */
 export type RouteHandlers<O extends RouteOwner> = { [K in ProceduresOf<O>]: RouteHandler<K> };
 
-/** The schema a procedure validates: path parameters, query and body merged into one object. */
+/** The schema a procedure validates: path parameters, query and body merged into one object, no NUL characters. */
 export function inputSchemaOf(route: RouteDef): z.ZodType {
   const parts = [route.params, route.query, route.body].filter((part): part is NonNullable<typeof part> => part !== undefined);
   if (parts.length === 0) return z.object({});
-  return parts.slice(1).reduce<z.ZodType>((merged, part) => z.intersection(merged, part), parts[0] as z.ZodType);
+  return withoutNul(parts.slice(1).reduce<z.ZodType>((merged, part) => z.intersection(merged, part), parts[0] as z.ZodType));
 }
 
 type ProcedureTree = { [segment: string]: ProcedureTree | ReturnType<typeof t.procedure.query> };
@@ -55,18 +58,35 @@ export function buildServiceRouter<O extends RouteOwner>(owner: O, handlers: Rou
   for (const route of routesOf(owner)) {
     const handler = (handlers as unknown as Record<string, AnyHandler>)[route.procedure];
     if (!handler) throw new Error(`No handler for ${route.procedure}`);
-    const base = actorProcedure.input(inputSchemaOf(route)).output(route.response ?? z.void());
+    const access = route.access;
+    const base = actorProcedure
+      .use(({ ctx, next }) => {
+        authorize(ctx.actor, access);
+        return next();
+      })
+      .input(inputSchemaOf(route))
+      .output(route.response ?? z.void());
     const procedure =
-      route.method === "GET"
-        ? base.query(({ ctx, input }) => handler({ ctx, input }))
-        : base.mutation(({ ctx, input }) => handler({ ctx, input }));
+      route.method === "GET" ? base.query(({ ctx, input }) => handler({ ctx, input })) : base.mutation(({ ctx, input }) => handler({ ctx, input }));
     insert(tree, route.procedure, procedure);
   }
+  const serviceOnly = internalProcedure.use(({ ctx, next }) => {
+    // Service-to-service calls act for no user: a token minted for a user's request cannot reach them.
+    if (ctx.internal.actor !== null) throw appErrorToTrpc(new AppError("forbidden", { message: "Internal procedures take no acting user" }));
+    return next();
+  });
   const defs = (internalProcedures as Record<string, Record<string, { input: z.ZodType; output: z.ZodType }>>)[owner] ?? {};
   for (const [name, def] of Object.entries(defs)) {
     const handler = (internal as Record<string, (opts: { ctx: InternalCallContext; input: unknown }) => Promise<unknown>> | undefined)?.[name];
     if (!handler) throw new Error(`No handler for internal procedure ${owner}/${name}`);
-    insert(tree, name, internalProcedure.input(def.input).output(def.output).mutation(({ ctx, input }) => handler({ ctx, input })));
+    insert(
+      tree,
+      name,
+      serviceOnly
+        .input(withoutNul(def.input))
+        .output(def.output)
+        .mutation(({ ctx, input }) => handler({ ctx, input })),
+    );
   }
   return t.router(tree as never);
 }

@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
 import { TRPCError, initTRPC } from "@trpc/server";
 import { ZodError } from "zod";
 import { AppError, type Actor, type InternalContext, type WireAppError } from "@hearth/contracts";
@@ -12,6 +12,8 @@ export interface ServiceContext {
   log: Logger;
   /** Null when the caller did not present a valid internal token. */
   internal: InternalContext | null;
+  /** The caller's trace context from the W3C headers: the procedure span continues its trace. */
+  traceContext: Context;
 }
 
 /** The context handlers see: a verified caller acting for a verified user and family. */
@@ -26,7 +28,9 @@ function toWireError(error: TRPCError): WireAppError {
   if (cause instanceof AppError) {
     return { code: cause.code, message: cause.message, details: cause.details ?? null, errors: cause.errors ?? null };
   }
-  if (cause instanceof ZodError) {
+  // Only the input is the caller's fault: a ZodError anywhere else (an answer that breaks its
+  // own schema, a parse inside a handler) is a bug of ours, so it is a logged 500.
+  if (cause instanceof ZodError && error.code === "BAD_REQUEST") {
     const errors = messagesOf(cause);
     return { code: "validation_failed", message: errors.join(", "), details: null, errors };
   }
@@ -45,22 +49,27 @@ export const t = initTRPC.context<ServiceContext>().create({
 
 /** Every procedure runs in its own span and logs unexpected failures once, with the stack, on the service side. */
 const observed = t.procedure.use(async ({ ctx, path, type, next }) => {
-  return tracer.startActiveSpan(`trpc.server ${path}`, { kind: SpanKind.SERVER, attributes: { "rpc.system": "trpc", "rpc.service": ctx.service, "rpc.method": path, "trpc.type": type } }, async (span) => {
-    try {
-      const result = await next();
-      if (!result.ok) {
-        const wire = toWireError(result.error);
-        span.setAttribute("hearth.error_code", wire.code);
-        if (wire.code === "internal_server_error") {
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          ctx.log.error({ err: result.error.cause ?? result.error, path }, "procedure failed");
+  return tracer.startActiveSpan(
+    `trpc.server ${path}`,
+    { kind: SpanKind.SERVER, attributes: { "rpc.system": "trpc", "rpc.service": ctx.service, "rpc.method": path, "trpc.type": type } },
+    ctx.traceContext,
+    async (span) => {
+      try {
+        const result = await next();
+        if (!result.ok) {
+          const wire = toWireError(result.error);
+          span.setAttribute("hearth.error_code", wire.code);
+          if (wire.code === "internal_server_error") {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            ctx.log.error({ err: result.error.cause ?? result.error, path }, "procedure failed");
+          }
         }
+        return result;
+      } finally {
+        span.end();
       }
-      return result;
-    } finally {
-      span.end();
-    }
-  });
+    },
+  );
 });
 
 /** Refuses any call without a valid internal token (an open internal service is itself an auth hole). */

@@ -36,21 +36,26 @@ export function createServiceClient(options: ServiceClientOptions): ServiceCall 
   });
 
   return (procedure, kind, input, ctx) =>
-    tracer.startActiveSpan(`trpc.client ${options.service}/${procedure}`, { kind: SpanKind.CLIENT, attributes: { "rpc.system": "trpc", "rpc.service": options.service, "rpc.method": procedure } }, async (span) => {
-      try {
-        const headers: Record<string, string> = { [INTERNAL_AUTH_HEADER]: await sign(options.service, ctx) };
-        propagation.inject(context.active(), headers);
-        const call = kind === "query" ? client.query(procedure, input, { context: { headers } }) : client.mutation(procedure, input, { context: { headers } });
-        return await call;
-      } catch (err) {
-        const appError = toAppError(err, options.service);
-        span.setAttribute("hearth.error_code", appError.code);
-        if (appError.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: appError.message });
-        throw appError;
-      } finally {
-        span.end();
-      }
-    });
+    tracer.startActiveSpan(
+      `trpc.client ${options.service}/${procedure}`,
+      { kind: SpanKind.CLIENT, attributes: { "rpc.system": "trpc", "rpc.service": options.service, "rpc.method": procedure } },
+      async (span) => {
+        try {
+          const headers: Record<string, string> = { [INTERNAL_AUTH_HEADER]: await sign(options.service, ctx) };
+          propagation.inject(context.active(), headers);
+          const call =
+            kind === "query" ? client.query(procedure, input, { context: { headers } }) : client.mutation(procedure, input, { context: { headers } });
+          return await call;
+        } catch (err) {
+          const appError = toAppError(err, options.service);
+          span.setAttribute("hearth.error_code", appError.code);
+          if (appError.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: appError.message });
+          throw appError;
+        } finally {
+          span.end();
+        }
+      },
+    );
 }
 
 function toAppError(err: unknown, service: string): AppError {

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { ROOT_CONTEXT, propagation } from "@opentelemetry/api";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AnyRouter } from "@trpc/server";
 import type { Logger } from "pino";
@@ -17,7 +18,7 @@ export interface ServiceServerOptions {
 export interface RunningServer {
   server: Server;
   url: string;
-  close: () => Promise<void>;
+  close: (graceMs?: number) => Promise<void>;
 }
 
 /**
@@ -32,7 +33,12 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     allowBatching: false,
     maxBodySize: 1024 * 1024,
     async createContext({ req }): Promise<ServiceContext> {
-      return { service: options.service, log: options.log, internal: await verifiedContext(req, verify) };
+      return {
+        service: options.service,
+        log: options.log,
+        internal: await verifiedContext(req, verify),
+        traceContext: propagation.extract(ROOT_CONTEXT, req.headers),
+      };
     },
   });
 
@@ -81,10 +87,16 @@ export async function listen(server: Server, port: number, host = "127.0.0.1"): 
   return {
     server,
     url: `http://${host}:${actualPort}`,
-    close: () =>
+    /** Stops accepting, lets requests in flight finish (up to `graceMs`), then cuts what is left. */
+    close: (graceMs = 5000) =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

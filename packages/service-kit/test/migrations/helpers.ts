@@ -8,7 +8,8 @@ import { appLayout, type AppLayout } from "../../src/migrations/app-layout";
 import { adminUrlFromEnv, withDatabaseName } from "../../src/migrations/database-url";
 import { dropDatabase } from "../../src/migrations/ensure-database";
 
-export const ADMIN_URL = adminUrlFromEnv();
+// Tests follow the rest of the suite: DATABASE_URL names the server when MIGRATIONS_ADMIN_URL does not.
+export const ADMIN_URL = adminUrlFromEnv({ MIGRATIONS_ADMIN_URL: process.env.MIGRATIONS_ADMIN_URL || process.env.DATABASE_URL });
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 export const FIXTURE_V1 = path.join(fixtures, "schema.prisma");
 export const FIXTURE_V2 = path.join(fixtures, "schema.v2.prisma");

@@ -53,9 +53,7 @@ describe("migrations workflow", () => {
 
     const rows = await query(databaseUrl, "SELECT migration_name, checksum, finished_at, rolled_back_at, applied_steps_count FROM _prisma_migrations");
     const sql = await readFile(path.join(app.migrationsDir, first, "migration.sql"), "utf8");
-    expect(rows).toEqual([
-      { migration_name: first, checksum: sha256(sql), finished_at: expect.any(Date), rolled_back_at: null, applied_steps_count: 1 },
-    ]);
+    expect(rows).toEqual([{ migration_name: first, checksum: sha256(sql), finished_at: expect.any(Date), rolled_back_at: null, applied_steps_count: 1 }]);
   });
 
   it("does nothing on a second apply, with or without the engine", async () => {
@@ -84,9 +82,7 @@ describe("migrations workflow", () => {
 
   it("refuses to run when an applied migration was edited", async () => {
     await appendFile(path.join(app.migrationsDir, first, "migration.sql"), "\n-- edited after the fact\n");
-    await expect(applyMigrations({ databaseUrl, migrationsDir: app.migrationsDir })).rejects.toThrow(
-      new RegExp(`${first}.*modified after being applied`),
-    );
+    await expect(applyMigrations({ databaseUrl, migrationsDir: app.migrationsDir })).rejects.toThrow(new RegExp(`${first}.*modified after being applied`));
   });
 });
 

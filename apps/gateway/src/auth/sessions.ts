@@ -1,0 +1,14 @@
+import type { IdentityTx } from "../db";
+
+export type SessionEndReason = "logout" | "refresh_token_reuse";
+
+/**
+ * Ends a session inside the caller's transaction: the session and every refresh token of it
+ * are revoked, and access tokens carrying its id stop working at their next request.
+ * Returns false when it had already ended.
+ */
+export async function revokeSession(tx: IdentityTx, sessionId: string, reason: SessionEndReason, now = new Date()): Promise<boolean> {
+  const { count } = await tx.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } });
+  await tx.refreshToken.updateMany({ where: { sessionId, revokedAt: null }, data: { revokedAt: now } });
+  return count === 1;
+}

@@ -1,0 +1,64 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { AppError } from "@hearth/contracts";
+import { createAccessTokens } from "../src/auth/access-tokens";
+import { createAuthenticator } from "../src/auth/authenticator";
+import type { IdentityDb } from "../src/db";
+
+const tokens = createAccessTokens(randomBytes(32).toString("hex"), 3600);
+// Header parsing and signature checks, in isolation: the only database read of a bearer
+// request is its session's state, answered here from this set (the system tests use the real one).
+const endedSessions = new Set<string>();
+const sessionsOnly = {
+  // The session-state query's parameters are (session id, user id).
+  $queryRaw: async (_sql: TemplateStringsArray, sessionId: string) => [
+    { revoked_at: endedSessions.has(sessionId) ? new Date() : null, family_id: subject.familyId, role: subject.role },
+  ],
+} as unknown as IdentityDb;
+const { authenticate } = createAuthenticator(sessionsOnly, tokens);
+const subject = { userId: randomUUID(), familyId: randomUUID(), role: "admin" as const, scope: "read" as const, sessionId: randomUUID() };
+
+async function refusal(authorization: string | undefined): Promise<string> {
+  const error = await authenticate({ apiKey: undefined, authorization }).then(
+    () => {
+      throw new Error(`"${authorization}" was accepted`);
+    },
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe("unauthorized");
+  return (error as AppError).message;
+}
+
+describe("authenticate: the Authorization header", () => {
+  it("accepts 'Bearer <token>' in any case of the scheme", async () => {
+    const token = await tokens.issue(subject);
+    for (const authorization of [`Bearer ${token}`, `bearer ${token}`, `BEARER  ${token}`]) {
+      await expect(authenticate({ apiKey: undefined, authorization })).resolves.toMatchObject({
+        userId: subject.userId,
+        authMethod: "bearer",
+        scopes: ["read"],
+      });
+    }
+  });
+
+  it("answers unauthorized for no credential, another scheme, or a malformed header", async () => {
+    const token = await tokens.issue(subject);
+    expect(await refusal(undefined)).toMatch(/X-Api-Key/);
+    for (const authorization of [`Basic ${token}`, "Bearer", `Bearer ${token} extra`, token])
+      expect(await refusal(authorization)).toMatch(/Provide an API key/);
+  });
+
+  it("answers unauthorized for an expired or foreign token", async () => {
+    const expired = await tokens.issue(subject, new Date(Date.now() - 2 * 3600 * 1000));
+    const foreign = await createAccessTokens(randomBytes(32).toString("hex"), 3600).issue(subject);
+    for (const token of [expired, foreign]) expect(await refusal(`Bearer ${token}`)).toBe("Access token is invalid or expired");
+  });
+
+  it("answers unauthorized for a valid token whose session has ended", async () => {
+    const ended = { ...subject, sessionId: randomUUID() };
+    const token = await tokens.issue(ended);
+    endedSessions.add(ended.sessionId);
+    expect(await refusal(`Bearer ${token}`)).toBe("The session of this access token has ended");
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "@hearth/service-kit";
+import { GatewayEnvSchema } from "../src/config";
+
+const JWT_SECRET = "j".repeat(40);
+const VALID_ENV = {
+  DATABASE_URL: "postgresql://hearth@127.0.0.1:5432/gateway",
+  INTERNAL_AUTH_SECRET: "i".repeat(40),
+  JWT_SECRET,
+  FINANCE_URL: "http://127.0.0.1:4001",
+  CHAT_URL: "http://127.0.0.1:4002",
+  NOTIFICATIONS_URL: "http://127.0.0.1:4003",
+  AUDIT_URL: "http://127.0.0.1:4004",
+};
+
+/** The problems loadConfig reports for this environment (fails the test if it loads). */
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(GatewayEnvSchema, env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  throw new Error(`loaded: ${JSON.stringify(env)}`);
+}
+
+describe("gateway config", () => {
+  it("loads a complete environment with the documented defaults", () => {
+    expect(loadConfig(GatewayEnvSchema, VALID_ENV)).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      ACCESS_TOKEN_TTL_SECONDS: 3600,
+      REFRESH_TOKEN_TTL_DAYS: 30,
+      BODY_LIMIT: "1mb",
+      TRUST_PROXY: 0,
+      NODE_ENV: "development",
+    });
+  });
+
+  it("reads an empty KAFKA_BROKERS as not set (the direct audit path)", () => {
+    expect(loadConfig(GatewayEnvSchema, { ...VALID_ENV, KAFKA_BROKERS: "" }).KAFKA_BROKERS).toBeUndefined();
+    expect(loadConfig(GatewayEnvSchema, { ...VALID_ENV, KAFKA_BROKERS: "127.0.0.1:9092" }).KAFKA_BROKERS).toBe("127.0.0.1:9092");
+  });
+
+  it("names every bad variable at once: a missing JWT_SECRET and a bad FINANCE_URL", () => {
+    const problems = problemsOf({ ...VALID_ENV, JWT_SECRET: undefined, FINANCE_URL: "not a url" });
+    expect(problems).toHaveLength(2);
+    expect(problems).toContain("JWT_SECRET is required but not set");
+    expect(problems.find((problem) => problem.startsWith("FINANCE_URL:"))).toBeDefined();
+    expect(() => loadConfig(GatewayEnvSchema, { ...VALID_ENV, JWT_SECRET: undefined })).toThrow(/JWT_SECRET/);
+  });
+
+  it("refuses a short JWT_SECRET without echoing it", () => {
+    const problems = problemsOf({ ...VALID_ENV, JWT_SECRET: "short-secret" });
+    expect(problems).toEqual(["JWT_SECRET: must be at least 32 characters"]);
+  });
+
+  it("needs the URL of every service", () => {
+    const problems = problemsOf({ ...VALID_ENV, FINANCE_URL: undefined, CHAT_URL: undefined, NOTIFICATIONS_URL: undefined, AUDIT_URL: undefined });
+    expect(problems.sort()).toEqual(["AUDIT_URL", "CHAT_URL", "FINANCE_URL", "NOTIFICATIONS_URL"].map((key) => `${key} is required but not set`));
+  });
+
+  it("refuses token lifetimes out of range", () => {
+    const problems = problemsOf({ ...VALID_ENV, ACCESS_TOKEN_TTL_SECONDS: "30", REFRESH_TOKEN_TTL_DAYS: "0" });
+    expect(problems.map((problem) => problem.split(":")[0])).toEqual(["ACCESS_TOKEN_TTL_SECONDS", "REFRESH_TOKEN_TTL_DAYS"]);
+  });
+
+  it("refuses a service URL without an http(s) scheme (host:port is read as a URL scheme)", () => {
+    for (const url of ["finance:4001", "localhost:4001"]) {
+      expect(
+        problemsOf({ ...VALID_ENV, FINANCE_URL: url }).map((problem) => problem.split(":")[0]),
+        url,
+      ).toEqual(["FINANCE_URL"]);
+    }
+  });
+
+  it("refuses a DATABASE_URL that is not a postgresql:// URL, as its message says", () => {
+    expect(problemsOf({ ...VALID_ENV, DATABASE_URL: "http://127.0.0.1:5432/gateway" })).toEqual(["DATABASE_URL: must be a postgresql:// URL"]);
+  });
+});

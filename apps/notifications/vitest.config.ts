@@ -1,0 +1,3 @@
+import { hearthVitestConfig } from "@hearth/test-kit/vitest-preset";
+
+export default hearthVitestConfig();

@@ -1,0 +1,32 @@
+// The part of autocannon's API the benchmarks use (the package ships no types).
+declare module "autocannon" {
+  interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+  }
+  interface Result {
+    requests: Histogram & { total: number; sent: number };
+    latency: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    duration: number;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    amount?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    pipelining?: number;
+    workers?: number;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+  export type { Options, Result };
+}

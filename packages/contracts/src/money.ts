@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/**
+ * Money on the wire is a pair (spec section 2): a display string and an integer `<name>_cents`
+ * in the currency's minor units. Amounts are integers end to end; floats never touch them.
+ */
+export const CentsSchema = z.number().int().safe();
+
+export const CurrencyCodeSchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { message: "Currency must be a three-letter ISO 4217 code" })
+  .refine((code) => Intl.supportedValuesOf("currency").includes(code), { message: "Currency is not a known ISO 4217 code" });
+
+/** Digits after the decimal point in the currency's minor unit: USD 2, JPY 0, KWD 3. */
+export function minorUnitDigits(currency: string): number {
+  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** Exact decimal text of an amount in minor units, e.g. (-123456, 2) → "-1234.56". */
+export function decimalOf(cents: number | bigint, digits: number): string {
+  const value = BigInt(cents);
+  const sign = value < 0n ? "-" : "";
+  const text = (value < 0n ? -value : value).toString().padStart(digits + 1, "0");
+  return digits === 0 ? `${sign}${text}` : `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
+/** The display string of an amount: "$1,234.56". Intl formats the exact decimal string, not a float. */
+export function formatMoney(cents: number | bigint, currency: string, locale = "en-US"): string {
+  const format = new Intl.NumberFormat(locale, { style: "currency", currency }) as Intl.NumberFormat & { format(value: string): string };
+  return format.format(decimalOf(cents, minorUnitDigits(currency)));
+}
+
+type MoneyShape<N extends string> = { [K in N]: z.ZodString } & { [K in `${N}_cents`]: typeof CentsSchema };
+
+/** The schema of a money pair named `name`: `{ name: string, name_cents: integer }`. */
+export function moneyPair<N extends string>(name: N) {
+  return z.object({ [name]: z.string(), [`${name}_cents`]: CentsSchema } as MoneyShape<N>);
+}
+
+/** The wire value of a money pair: `moneyOf("balance", 123456, "USD")` → `{ balance: "$1,234.56", balance_cents: 123456 }`. */
+export function moneyOf<N extends string>(name: N, cents: number, currency: string, locale?: string): z.infer<ReturnType<typeof moneyPair<N>>> {
+  return { [name]: formatMoney(cents, currency, locale), [`${name}_cents`]: cents } as z.infer<ReturnType<typeof moneyPair<N>>>;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument, nulPathOf, routes, withoutNul, type RouteDef } from "../src";
+import { z } from "zod";
+
+const table = Object.entries(routes) as [string, RouteDef][];
+
+describe("the route table", () => {
+  it("keys every route by the procedure that serves it", () => {
+    for (const [key, route] of table) expect(route.procedure).toBe(key);
+  });
+
+  it("declares each method and path once", () => {
+    const seen = table.map(([, route]) => `${route.method} ${route.path}`);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it("makes every write need the read_write scope, except the public identity routes", () => {
+    for (const [key, route] of table) {
+      if (route.method === "GET" || route.access.auth === "public") continue;
+      expect(route.access.scope, key).toBe("read_write");
+    }
+  });
+
+  it("keeps the audit log to admins with a bearer token (spec section 5)", () => {
+    expect(routes["auditLogs.list"].access).toEqual({ auth: "bearer", scope: "read", role: "admin" });
+  });
+});
+
+describe("the OpenAPI document", () => {
+  const doc = buildOpenApiDocument() as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+
+  it("is OpenAPI 3.1 with one operation per route and its success status", () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    for (const [key, route] of table) {
+      const operation = doc.paths[route.path.replace(/:([A-Za-z_]+)/g, "{$1}")]?.[route.method.toLowerCase()];
+      expect(operation, key).toBeDefined();
+      expect(Object.keys(operation?.responses ?? {}), key).toContain(String(route.status));
+    }
+  });
+});
+
+describe("NUL characters", () => {
+  it("are found wherever they are in a JSON value", () => {
+    expect(nulPathOf({ a: [{ b: "ok" }, { c: "x\u0000y" }] })).toEqual(["a", 1, "c"]);
+    expect(nulPathOf({ a: ["ok", 1, null, true] })).toBeNull();
+  });
+
+  it("fail the wrapped schema with the field's path", () => {
+    const schema = withoutNul(z.object({ name: z.string() }));
+    const result = schema.safeParse({ name: "a\u0000" });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(["name"]);
+    expect(schema.parse({ name: "fine" })).toEqual({ name: "fine" });
+  });
+});

@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import type { ApiClient } from "./api-client";
+
+export const TEST_PASSWORD = "Correct-horse-9";
+export const DEVICE = { device_id: "test-device", device_name: "Vitest", device_type: "ios", os_version: "18.0", app_version: "1.0.0" };
+
+export interface TestUser {
+  id: string;
+  email: string;
+  accessToken: string;
+  refreshToken: string;
+  /** A `read_write` API key of this user. */
+  writeKey: string;
+  /** A `read` API key of this user. */
+  readKey: string;
+}
+
+function expectStatus(what: string, actual: number, expected: number, body: unknown): void {
+  if (actual !== expected) throw new Error(`${what}: expected ${expected}, got ${actual}: ${JSON.stringify(body)}`);
+}
+
+/** Signs up a new user (and so a new family, of which they are admin) and gives them both kinds of API key. */
+export async function signUpUser(api: ApiClient, label = "user"): Promise<TestUser> {
+  const email = `${label}-${randomBytes(4).toString("hex")}@example.com`;
+  const signup = await api.post("/api/v1/auth/signup", { user: { email, password: TEST_PASSWORD, first_name: "Test", last_name: label }, device: DEVICE });
+  expectStatus("signup", signup.status, 201, signup.body);
+  const token = signup.body.access_token as string;
+  const keyOf = async (scope: "read" | "read_write") => {
+    const created = await api.post("/api/v1/api_keys", { api_key: { name: `${scope} key`, scopes: [scope] } }, { token });
+    expectStatus("create api key", created.status, 201, created.body);
+    return created.body.key as string;
+  };
+  return {
+    id: signup.body.user.id,
+    email,
+    accessToken: token,
+    refreshToken: signup.body.refresh_token,
+    writeKey: await keyOf("read_write"),
+    readKey: await keyOf("read"),
+  };
+}
+
+export async function logIn(api: ApiClient, email: string, password = TEST_PASSWORD) {
+  return api.post("/api/v1/auth/login", { email, password, device: DEVICE });
+}

@@ -1,0 +1,75 @@
+import { createServer } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGateway } from "@hearth/gateway/gateway";
+import { createLogger, listen, type RunningServer } from "@hearth/service-kit";
+import { testPostgresAdminUrl } from "@hearth/test-kit";
+import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
+
+const LIMIT = 5;
+let system: TestSystem;
+let api: ApiClient;
+let second: { api: ApiClient; server: RunningServer; stop: () => Promise<void> };
+
+beforeAll(async () => {
+  system = await startSystem({ adminUrl: testPostgresAdminUrl(), gatewayEnv: { RATE_LIMIT_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: "3600" } });
+  api = apiClient(system.url);
+  // A second gateway instance on the same identity database, as behind a load balancer.
+  const gateway = await createGateway({ config: system.config, db: system.db.gateway, log: createLogger("gateway-2", "silent") });
+  const server = await listen(createServer(gateway.app), 0);
+  second = { api: apiClient(server.url), server, stop: async () => (await gateway.stop(), await server.close()) };
+});
+afterAll(async () => {
+  await second?.stop();
+  await system?.stop();
+});
+
+describe("rate limiting per credential", () => {
+  it("reports the limit on every answer and refuses the request past it with 429", async () => {
+    const user = await signUpUser(api, "limited"); // 2 bearer requests to create its keys
+    for (let i = 1; i <= LIMIT; i++) {
+      const res = await api.get("/api/v1/tags", { apiKey: user.readKey });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-ratelimit-limit")).toBe(String(LIMIT));
+      expect(res.headers.get("x-ratelimit-remaining")).toBe(String(LIMIT - i));
+      expect(Number(res.headers.get("x-ratelimit-reset"))).toBeGreaterThan(0);
+    }
+    const refused = await api.get("/api/v1/tags", { apiKey: user.readKey });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({
+      error: "rate_limit_exceeded",
+      message: expect.stringMatching(/Rate limit exceeded/),
+      details: { limit: LIMIT, current: LIMIT + 1 },
+    });
+    expect(refused.body.details.reset_in_seconds).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBe(refused.body.details.reset_in_seconds);
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+  });
+
+  it("counts each API key apart, and a user's bearer tokens together", async () => {
+    const user = await signUpUser(api, "separate");
+    for (let i = 0; i < LIMIT; i++) await api.get("/api/v1/tags", { apiKey: user.readKey });
+    expect((await api.get("/api/v1/tags", { apiKey: user.readKey })).status).toBe(429);
+    expect((await api.get("/api/v1/tags", { apiKey: user.writeKey })).status).toBe(200);
+    // The two key creations in signUpUser used 2 of the bearer budget.
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT - 1; i++) statuses.push((await api.get("/api/v1/tags", { token: user.accessToken })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it("is one limit across gateway instances", async () => {
+    const user = await signUpUser(api, "shared");
+    const answers: number[] = [];
+    for (let i = 0; i < LIMIT + 1; i++) answers.push((await (i % 2 === 0 ? api : second.api).get("/api/v1/tags", { apiKey: user.readKey })).status);
+    expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it("does not count the public identity routes", async () => {
+    const res = await api.post("/api/v1/auth/login", {
+      email: "nobody@example.com",
+      password: "x",
+      device: { device_id: "d", device_name: "n", device_type: "t", os_version: "1", app_version: "1" },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+});

@@ -1,0 +1,3 @@
+import { hearthVitestConfig } from "./src/vitest-preset";
+
+export default hearthVitestConfig();

@@ -1,0 +1,185 @@
+// `npm start`: the whole of Hearth on one machine with nothing installed but Node.js.
+// Embedded PostgreSQL (unless every <APP>_DATABASE_URL is set), generated secrets kept in the
+// data directory, the four internal services, then the gateway; Ctrl-C stops them in reverse.
+import path from "node:path";
+import { ensureDatabase } from "@hearth/service-kit/migrations";
+import { publicUrl, printBanner } from "./start/banner";
+import type { Child } from "./start/child";
+import { prepareDataDir } from "./start/data-dir";
+import { startEmbeddedPostgres, type RunningPostgres } from "./start/embedded-postgres";
+import { StartError, describeError, say, warn } from "./start/log";
+import { assertPortFree } from "./start/ports";
+import { loadSecrets } from "./start/secrets";
+import { internalUrl, localUrl, startApp, waitUntilReady } from "./start/services";
+import { APP_NAMES, INTERNAL_PORTS, databaseName, readSettings, type AppName, type InternalService } from "./start/settings";
+
+const STOP_TIMEOUT_MS = 15_000; // the services give themselves 10s to drain before exiting
+const INTERNAL = Object.keys(INTERNAL_PORTS) as InternalService[];
+
+const children: Child[] = [];
+let postgresStarting: Promise<RunningPostgres> | undefined;
+let postgresRunning: RunningPostgres | undefined;
+let stopping: Promise<void> | undefined;
+
+/** Gateway first (no new requests), then the services, then the database they all use. */
+function shutdown(code: number, reason?: string): Promise<void> {
+  stopping ??= (async () => {
+    if (reason) warn(reason);
+    try {
+      // PostgreSQL starts before any child: once it is up (or failed), nothing else is starting.
+      const postgres = await postgresStarting?.catch(() => undefined);
+      if (children.length > 0 || postgres) say("Stopping (Ctrl-C again to force)");
+      const gateway = children.find((child) => child.name === "gateway");
+      await gateway?.stop(STOP_TIMEOUT_MS);
+      await Promise.all(children.filter((child) => child !== gateway).map((child) => child.stop(STOP_TIMEOUT_MS)));
+      if (postgres) {
+        say("Stopping PostgreSQL");
+        await postgres.stop();
+      }
+      if (children.length > 0 || postgres) say("Stopped");
+    } catch (error) {
+      warn(`Error while stopping: ${describeError(error)}`);
+      code ||= 1;
+    }
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+function forceExit(): never {
+  for (const child of children) child.kill();
+  postgresRunning?.kill();
+  process.exit(130);
+}
+
+function assertNotStopping(): void {
+  if (stopping) throw new StartError("Stopped while starting.");
+}
+
+function launch(app: AppName, port: number, env: Record<string, string>): Child {
+  assertNotStopping();
+  const child = startApp({ app, port, env });
+  children.push(child);
+  void child.exited.then((how) => {
+    if (!stopping) void shutdown(1, `${app} exited unexpectedly (${how}); stopping everything.`);
+  });
+  return child;
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(invalid URL)";
+  }
+}
+
+/** Two of ours on one port would pass the free-port check and then fight over it. */
+function assertDistinctPorts(ports: Record<string, number>): void {
+  const owners = new Map<number, string>();
+  for (const [what, port] of Object.entries(ports)) {
+    const other = owners.get(port);
+    if (other)
+      throw new StartError(
+        `${other} and ${what} would both use port ${port}; set PORT or HEARTH_PG_PORT to another port (the services use ${Object.values(INTERNAL_PORTS).join(", ")}).`,
+      );
+    owners.set(port, what);
+  }
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const embeddedApps = APP_NAMES.filter((app) => !settings.externalDatabaseUrls[app]);
+  assertDistinctPorts({ ...INTERNAL_PORTS, gateway: settings.gatewayPort, ...(embeddedApps.length > 0 ? { "embedded PostgreSQL": settings.pgPort } : {}) });
+  await prepareDataDir(settings.dataDir);
+  const secrets = await loadSecrets(settings.dataDir);
+  say(`Data directory: ${settings.dataDir}${settings.dataDirIsDefault ? " (set HEARTH_DATA_DIR to change it)" : ""}`);
+
+  for (const service of INTERNAL) await assertPortFree(INTERNAL_PORTS[service], "127.0.0.1", service);
+  await assertPortFree(settings.gatewayPort, settings.gatewayHost, "gateway");
+
+  let postgres: RunningPostgres | undefined;
+  if (embeddedApps.length > 0) {
+    assertNotStopping();
+    const logFile = path.join(settings.dataDir, "postgres.log");
+    postgresStarting = startEmbeddedPostgres({
+      clusterDir: path.join(settings.dataDir, "postgres"),
+      logFile,
+      port: settings.pgPort,
+      user: "hearth",
+      password: secrets.POSTGRES_PASSWORD,
+    });
+    postgres = postgresRunning = await postgresStarting;
+    say(`PostgreSQL is listening on 127.0.0.1:${settings.pgPort} (log: ${logFile})`);
+    void postgres.exited.then((how) => {
+      if (!stopping) void shutdown(1, `PostgreSQL exited unexpectedly (${how}); see ${logFile}. Stopping everything.`);
+    });
+  }
+
+  const databaseUrls = {} as Record<AppName, string>;
+  for (const app of APP_NAMES) {
+    const url = settings.externalDatabaseUrls[app] ?? postgres?.url(databaseName(app));
+    if (!url) throw new Error(`no database URL for ${app}`);
+    assertNotStopping();
+    try {
+      if (await ensureDatabase(url)) say(`Created database ${decodeURIComponent(new URL(url).pathname.slice(1))}`);
+    } catch (error) {
+      throw new StartError(`Cannot reach or create the ${app} database at ${redact(url)}: ${(error as Error).message}`);
+    }
+    databaseUrls[app] = url;
+  }
+
+  const internal = INTERNAL.map((service) => {
+    const port = INTERNAL_PORTS[service];
+    const child = launch(service, port, { DATABASE_URL: databaseUrls[service], INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET, HOST: "127.0.0.1" });
+    return waitUntilReady(child, `${internalUrl(port)}/ready`);
+  });
+  // Settle all: a wait rejected after Promise.all gave up would be an unhandled rejection.
+  const failed = (await Promise.allSettled(internal)).find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+
+  const gateway = launch("gateway", settings.gatewayPort, {
+    DATABASE_URL: databaseUrls.gateway,
+    INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
+    JWT_SECRET: secrets.JWT_SECRET,
+    HOST: settings.gatewayHost,
+    FINANCE_URL: internalUrl(INTERNAL_PORTS.finance),
+    CHAT_URL: internalUrl(INTERNAL_PORTS.chat),
+    NOTIFICATIONS_URL: internalUrl(INTERNAL_PORTS.notifications),
+    AUDIT_URL: internalUrl(INTERNAL_PORTS.audit),
+  });
+  await waitUntilReady(gateway, `${localUrl(settings.gatewayHost, settings.gatewayPort)}/ready`);
+  assertNotStopping();
+  printBanner({
+    url: publicUrl(settings.gatewayHost, settings.gatewayPort),
+    dataDir: settings.dataDir,
+    ...(postgres ? { postgres: `on 127.0.0.1:${settings.pgPort}` } : {}),
+  });
+}
+
+// A closed terminal or pipe must not take the supervisor down with the children still running.
+process.stdout.on("error", () => {});
+process.stderr.on("error", () => {});
+let firstSignalAt = 0;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    if (firstSignalAt) {
+      // Wrappers (npm, the tsx CLI when used directly) may relay the terminal's Ctrl-C a few
+      // ms after we got it: only a later one is the user's second Ctrl-C.
+      if (Date.now() - firstSignalAt < 500) return;
+      warn(`${signal} again: killing everything`);
+      forceExit();
+    }
+    firstSignalAt = Date.now();
+    say(`${signal} received`);
+    void shutdown(0);
+  });
+}
+process.on("uncaughtException", (error) => {
+  if (stopping) forceExit();
+  void shutdown(1, `Unexpected error: ${describeError(error)}`);
+});
+
+main().catch((error: unknown) => shutdown(1, describeError(error)));

@@ -1,0 +1,62 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
+import { spawnChild, type Child } from "./child";
+import { StartError } from "./log";
+import { APP_NAMES, databaseUrlKey, type AppName } from "./settings";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+// tsx's loader, not its CLI: the CLI adds a parent process that re-sends a signal its child
+// already got (~30 ms later), which cuts a service's graceful shutdown short.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const exitWithParent = pathToFileURL(path.join(import.meta.dirname, "exit-with-parent.ts")).href;
+
+/** Variables this script sets per child: the user's values for them must not leak into every child. */
+const OWNED_KEYS = ["DATABASE_URL", "PORT", "HOST", "INTERNAL_AUTH_SECRET", "JWT_SECRET", "FINANCE_URL", "CHAT_URL", "NOTIFICATIONS_URL", "AUDIT_URL"];
+
+export interface AppLaunch {
+  app: AppName;
+  port: number;
+  env: Record<string, string>;
+}
+
+export const internalUrl = (port: number) => `http://127.0.0.1:${port}`;
+
+/** A URL this machine reaches a server by: loopback when it listens on every address. */
+export function localUrl(host: string, port: number): string {
+  if (host === "0.0.0.0") return internalUrl(port);
+  if (host === "::") return `http://[::1]:${port}`;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** Runs apps/<name>/src/main.ts through tsx, with the same Node.js as this script. */
+export function startApp(launch: AppLaunch): Child {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of OWNED_KEYS) delete env[key];
+  for (const app of APP_NAMES) delete env[databaseUrlKey(app)];
+  return spawnChild(launch.app, process.execPath, ["--import", tsxLoader, "--import", exitWithParent, "src/main.ts"], {
+    cwd: path.join(root, "apps", launch.app),
+    env: { ...env, ...launch.env, PORT: String(launch.port) },
+  });
+}
+
+/** Polls GET /ready until 200; fails when the child exits first or after `timeoutMs`. */
+export async function waitUntilReady(child: Child, url: string, timeoutMs = 180_000): Promise<void> {
+  let exitedHow: string | undefined;
+  void child.exited.then((how) => (exitedHow = how));
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer";
+  for (;;) {
+    if (exitedHow !== undefined) throw new StartError(`${child.name} exited before it was ready (${exitedHow}); see its output above.`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+      last = `HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    if (Date.now() > deadline) throw new StartError(`${child.name} was not ready after ${timeoutMs / 1000}s (GET ${url}: ${last}).`);
+    await sleep(300);
+  }
+}
