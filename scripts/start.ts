@@ -144,6 +144,7 @@ async function main(): Promise<void> {
     DATABASE_URL: databaseUrls.gateway,
     INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
     JWT_SECRET: secrets.JWT_SECRET,
+    SECRETS_ENCRYPTION_KEY: secrets.SECRETS_ENCRYPTION_KEY,
     HOST: settings.gatewayHost,
     FINANCE_URL: internalUrl(INTERNAL_PORTS.finance),
     CHAT_URL: internalUrl(INTERNAL_PORTS.chat),

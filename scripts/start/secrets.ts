@@ -3,10 +3,10 @@ import { chmod, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { StartError } from "./log";
 
-const KEYS = ["INTERNAL_AUTH_SECRET", "JWT_SECRET", "POSTGRES_PASSWORD"] as const;
+const KEYS = ["INTERNAL_AUTH_SECRET", "JWT_SECRET", "SECRETS_ENCRYPTION_KEY", "POSTGRES_PASSWORD"] as const;
 export type Secrets = Record<(typeof KEYS)[number], string>;
 /** The secrets a user may supply in the environment instead (e.g. to share them with another deployment). */
-const FROM_ENV = ["INTERNAL_AUTH_SECRET", "JWT_SECRET"] as const;
+const FROM_ENV = ["INTERNAL_AUTH_SECRET", "JWT_SECRET", "SECRETS_ENCRYPTION_KEY"] as const;
 
 async function readStored(file: string): Promise<Partial<Secrets>> {
   let text: string;

@@ -13,7 +13,18 @@ const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).h
 const exitWithParent = pathToFileURL(path.join(import.meta.dirname, "exit-with-parent.ts")).href;
 
 /** Variables this script sets per child: the user's values for them must not leak into every child. */
-const OWNED_KEYS = ["DATABASE_URL", "PORT", "HOST", "INTERNAL_AUTH_SECRET", "JWT_SECRET", "FINANCE_URL", "CHAT_URL", "NOTIFICATIONS_URL", "AUDIT_URL"];
+const OWNED_KEYS = [
+  "DATABASE_URL",
+  "PORT",
+  "HOST",
+  "INTERNAL_AUTH_SECRET",
+  "JWT_SECRET",
+  "SECRETS_ENCRYPTION_KEY",
+  "FINANCE_URL",
+  "CHAT_URL",
+  "NOTIFICATIONS_URL",
+  "AUDIT_URL",
+];
 
 export interface AppLaunch {
   app: AppName;

@@ -8,6 +8,8 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   PORT: PortSchema.default(3000),
   HOST: z.string().default("0.0.0.0"),
   JWT_SECRET: z.string().min(32, { message: "must be at least 32 characters" }),
+  /** Seals secrets kept at rest (TOTP seeds, SSO client secrets). Changing it makes them unreadable. */
+  SECRETS_ENCRYPTION_KEY: z.string().min(32, { message: "must be at least 32 characters" }),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   FINANCE_URL: ServiceUrlSchema,

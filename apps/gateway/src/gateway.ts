@@ -6,6 +6,9 @@ import { createLoginThrottle } from "./auth/login-throttle";
 import { createAuthenticator } from "./auth/authenticator";
 import { createPasswordHasher } from "./auth/passwords";
 import { createTokenIssuer } from "./auth/token-issuer";
+import { createMfaHandlers } from "./auth/mfa-handlers";
+import { createSecondFactor } from "./auth/second-factor";
+import { createSecretBox } from "./crypto/secret-box";
 import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
 import { createUserHandlers } from "./users/user-handlers";
 import type { GatewayConfig } from "./config";
@@ -38,14 +41,19 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   const events = await createEventRelay({ databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, callAudit: services.audit, log });
   const accessTokens = createAccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
   const authenticator = createAuthenticator(db, accessTokens);
+  const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
+  const secondFactor = createSecondFactor(db, box);
+  const onEventsWritten = () => events.relay.poke();
   const local = {
     ...createAuthHandlers({
       db,
       passwords: createPasswordHasher(),
       issueTokens: createTokenIssuer(accessTokens, config.REFRESH_TOKEN_TTL_DAYS),
-      onEventsWritten: () => events.relay.poke(),
+      onEventsWritten,
       throttle: createLoginThrottle(db),
+      secondFactor,
     }),
+    ...createMfaHandlers({ db, box, secondFactor, onEventsWritten }),
     ...createApiKeyHandlers(db),
     ...createUserHandlers(db),
   };

@@ -7,6 +7,7 @@ const VALID_ENV = {
   DATABASE_URL: "postgresql://hearth@127.0.0.1:5432/gateway",
   INTERNAL_AUTH_SECRET: "i".repeat(40),
   JWT_SECRET,
+  SECRETS_ENCRYPTION_KEY: "s".repeat(40),
   FINANCE_URL: "http://127.0.0.1:4001",
   CHAT_URL: "http://127.0.0.1:4002",
   NOTIFICATIONS_URL: "http://127.0.0.1:4003",

@@ -32,6 +32,8 @@ export const ErrorBodySchema = z.object({
     .nullable()
     .optional(),
   errors: z.array(z.string()).nullable().optional(),
+  /** Only on a login that needs the second factor (Sure's MfaRequiredResponse). */
+  mfa_required: z.boolean().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
@@ -41,6 +43,8 @@ export interface AppErrorOptions {
   message?: string;
   details?: ErrorBody["details"];
   errors?: string[];
+  /** A login that needs the second factor: the body carries `mfa_required: true`. */
+  mfaRequired?: boolean;
   cause?: unknown;
 }
 
@@ -49,6 +53,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorBody["details"];
   readonly errors: string[] | undefined;
+  readonly mfaRequired: boolean;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.message ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
@@ -56,6 +61,7 @@ export class AppError extends Error {
     this.code = code;
     this.details = options.details;
     this.errors = options.errors;
+    this.mfaRequired = options.mfaRequired ?? false;
   }
 
   get status(): number {
@@ -66,6 +72,7 @@ export class AppError extends Error {
     const body: ErrorBody = { error: this.code, message: this.message };
     if (this.details !== undefined) body.details = this.details;
     if (this.errors !== undefined) body.errors = this.errors;
+    if (this.mfaRequired) body.mfa_required = true;
     return body;
   }
 

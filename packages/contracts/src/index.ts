@@ -10,6 +10,7 @@ export * from "./resources/chats";
 export * from "./resources/push-subscriptions";
 export * from "./resources/api-keys";
 export * from "./resources/auth";
+export * from "./resources/mfa";
 export * from "./events/audit-events";
 export * from "./openapi";
 export * from "./money";

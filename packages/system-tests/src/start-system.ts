@@ -110,6 +110,7 @@ export async function startSystem(options: StartSystemOptions) {
     DATABASE_URL: urls.gateway,
     INTERNAL_AUTH_SECRET: internalAuthSecret,
     JWT_SECRET: randomBytes(32).toString("hex"),
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     FINANCE_URL: services.finance.url,
     CHAT_URL: services.chat.url,
     NOTIFICATIONS_URL: services.notifications.url,

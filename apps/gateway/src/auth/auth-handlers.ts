@@ -2,10 +2,11 @@ import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { IdentityDb } from "../db";
 import { requireActor, type LocalHandler } from "../local-handlers";
-import { recordAuthEvent } from "./auth-events";
+import { recordIdentityEvent } from "../events/identity-events";
 import type { PasswordHasher } from "./passwords";
 import { sha256 } from "./secrets";
 import type { LoginThrottle } from "./login-throttle";
+import type { SecondFactor } from "./second-factor";
 import { revokeSession } from "./sessions";
 import { userResource } from "../users/user-resource";
 import type { TokenIssuer } from "./token-issuer";
@@ -18,9 +19,12 @@ export interface AuthHandlerDeps {
   onEventsWritten: () => void;
   /** Per-account and per-IP lockout after repeated failures. */
   throttle: LoginThrottle;
+  secondFactor: SecondFactor;
 }
 
 const INVALID_LOGIN = new AppError("unauthorized", { message: "Invalid email or password" });
+// Sure's answer to a login of a user with MFA on, without a right code: clients then ask for one.
+const MFA_REQUIRED = new AppError("unauthorized", { message: "Two-factor authentication required", mfaRequired: true });
 const INVALID_REFRESH = new AppError("unauthorized", { message: "Invalid refresh token" });
 
 export function createAuthHandlers(deps: AuthHandlerDeps) {
@@ -37,7 +41,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
         });
         await tx.membership.create({ data: { userId: user.id, familyId: family.id, role: "admin" } });
         const tokens = await issueTokens(tx, { userId: user.id, familyId: family.id, role: "admin" }, { device: input.device });
-        await recordAuthEvent(tx, "auth.token.issued", { familyId: family.id, user, request, sessionId: tokens.sessionId });
+        await recordIdentityEvent(tx, "auth.token.issued", { familyId: family.id, user, request, sessionId: tokens.sessionId });
         return { ...tokens.response, user: userResource(user) };
       });
       deps.onEventsWritten();
@@ -53,7 +57,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
     // The reason is kept in the audit log only: the answer is the same for every failure.
     const recordFailure = async (error: string) => {
       await db.$transaction((tx) =>
-        recordAuthEvent(tx, "auth.login.failed", {
+        recordIdentityEvent(tx, "auth.login.failed", {
           familyId: user?.membership?.familyId ?? null,
           user: user ? { id: user.id, email: user.email } : null,
           request,
@@ -74,13 +78,22 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       await recordFailure(user ? "invalid_password" : "unknown_email");
       throw INVALID_LOGIN;
     }
+    if (user.otpEnabledAt) {
+      // No code yet is a normal step of an MFA login, not a failure; a wrong code is one.
+      if (!input.otp_code) throw MFA_REQUIRED;
+      if (!(await deps.secondFactor.accept(user, input.otp_code))) {
+        await deps.throttle.recordFailure(input.email, request.ipAddress);
+        await recordFailure("invalid_otp");
+        throw MFA_REQUIRED;
+      }
+    }
     await deps.throttle.recordSuccess(input.email);
     const membership = user.membership;
     const result = await db.$transaction(async (tx) => {
       const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { device: input.device });
       const facts = { familyId: membership.familyId, user, request, sessionId: tokens.sessionId };
-      await recordAuthEvent(tx, "auth.login.success", facts);
-      await recordAuthEvent(tx, "auth.token.issued", facts);
+      await recordIdentityEvent(tx, "auth.login.success", facts);
+      await recordIdentityEvent(tx, "auth.token.issued", facts);
       return { ...tokens.response, user: userResource(user) };
     });
     deps.onEventsWritten();
@@ -105,7 +118,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       if (!session.revokedAt) {
         await db.$transaction(async (tx) => {
           if (await revokeSession(tx, session.id, "refresh_token_reuse", now)) {
-            await recordAuthEvent(tx, "auth.token.revoked", {
+            await recordIdentityEvent(tx, "auth.token.revoked", {
               familyId: membership.familyId,
               user,
               request,
@@ -124,7 +137,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       if (spent.count !== 1) throw INVALID_REFRESH; // lost a race with a concurrent refresh of the same token
       const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { sessionId: session.id }, now);
       await tx.refreshToken.update({ where: { id: stored.id }, data: { replacedById: tokens.refreshTokenId } });
-      await recordAuthEvent(tx, "auth.token.refreshed", { familyId: membership.familyId, user, request, sessionId: session.id });
+      await recordIdentityEvent(tx, "auth.token.refreshed", { familyId: membership.familyId, user, request, sessionId: session.id });
       return tokens.response;
     });
     deps.onEventsWritten();
@@ -138,7 +151,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
     await db.$transaction(async (tx) => {
       if (await revokeSession(tx, sessionId, "logout")) {
         const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, email: true } });
-        await recordAuthEvent(tx, "auth.logout", { familyId, user, request, sessionId });
+        await recordIdentityEvent(tx, "auth.logout", { familyId, user, request, sessionId });
       }
     });
     deps.onEventsWritten();

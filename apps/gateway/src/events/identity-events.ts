@@ -1,14 +1,19 @@
-import type { AuditEventType } from "@hearth/contracts";
+import type { AuditChanges, AuditEventType } from "@hearth/contracts";
 import { buildAuditEvent, enqueueAuditEvent } from "@hearth/service-kit/events";
 import type { IdentityTx } from "../db";
 import type { RequestFacts } from "../local-handlers";
 
-interface AuthEventInput {
+export interface IdentityEventInput {
   familyId: string | null;
+  /** Who the event is about (the user who logged in, the member suspended...). */
   user: { id: string; email: string } | null;
   request: RequestFacts;
   sessionId?: string | null;
+  /** "local" for password logins, else the SSO provider's name. */
+  provider?: string;
   error?: string;
+  /** {field: {old, new}} of an update; never a secret. */
+  changes?: AuditChanges;
 }
 
 const ACTION_OF: Partial<Record<AuditEventType, string>> = {
@@ -17,22 +22,37 @@ const ACTION_OF: Partial<Record<AuditEventType, string>> = {
   "auth.token.issued": "issue_token",
   "auth.token.refreshed": "refresh_token",
   "auth.token.revoked": "revoke_session",
+  "auth.session.expired": "expire_session",
   "auth.logout": "logout",
+  "user.updated": "update",
+  "user.deleted": "delete",
+  "user.suspended": "suspend",
+  "user.reactivated": "reactivate",
+  "user.roles.updated": "update_roles",
 };
 
-/** Writes an auth audit event into the outbox inside the caller's transaction. */
-export function recordAuthEvent(tx: IdentityTx, eventType: AuditEventType, input: AuthEventInput): Promise<void> {
+/** The audited resource: auth.* concern a session, user.* a user, provider.* a provider, account.* an identity link. */
+function resourceOf(eventType: AuditEventType): string {
+  const family = eventType.split(".")[0];
+  if (family === "auth") return "session";
+  if (family === "account") return "identity";
+  return family ?? "session";
+}
+
+/** Writes an identity audit event into the outbox inside the caller's transaction. */
+export function recordIdentityEvent(tx: IdentityTx, eventType: AuditEventType, input: IdentityEventInput): Promise<void> {
   return enqueueAuditEvent(
     tx,
     buildAuditEvent({
       eventType,
       familyId: input.familyId,
       user: input.user,
-      provider: "local",
+      provider: input.provider ?? "local",
       request: { ...input.request, sessionId: input.sessionId ?? null },
-      action: ACTION_OF[eventType] ?? eventType,
-      resource: "session",
+      action: ACTION_OF[eventType] ?? eventType.split(".").slice(1).join("_"),
+      resource: resourceOf(eventType),
       error: input.error ?? null,
+      changes: input.changes ?? null,
     }),
   );
 }

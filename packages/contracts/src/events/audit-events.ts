@@ -44,6 +44,7 @@ export function auditTopicOf(eventType: AuditEventType): string {
 export const AUDIT_TOPICS = AUDIT_EVENT_FAMILIES.map((family) => `hearth.audit.${family}`);
 
 export const ChangesSchema = z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() }));
+export type AuditChanges = z.infer<typeof ChangesSchema>;
 
 /**
  * An audit event as stored in the outbox, sent over Kafka and kept by the audit service.
