@@ -11,7 +11,7 @@ import { createSecondFactor } from "./auth/second-factor";
 import { createSecretBox } from "./crypto/secret-box";
 import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
 import { createUserHandlers } from "./users/user-handlers";
-import type { GatewayConfig } from "./config";
+import { signingKeysOf, type GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
 import { createRateLimiter } from "./http/rate-limiter";
@@ -39,7 +39,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     ]),
   ) as Record<ServiceName, ServiceCall>;
   const events = await createEventRelay({ databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, callAudit: services.audit, log });
-  const accessTokens = createAccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
+  const accessTokens = createAccessTokens(signingKeysOf(config), config.ACCESS_TOKEN_TTL_SECONDS);
   const authenticator = createAuthenticator(db, accessTokens);
   const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   const secondFactor = createSecondFactor(db, box);

@@ -1,17 +1,18 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
+import { keyRing } from "./key-ring";
 import { createAccessTokens, type AccessTokenSubject } from "../src/auth/access-tokens";
 
 const SECRET = randomBytes(32).toString("hex");
 const TTL = 3600;
-const tokens = createAccessTokens(SECRET, TTL);
+const tokens = createAccessTokens(keyRing(SECRET), TTL);
 const subject: AccessTokenSubject = { userId: randomUUID(), familyId: randomUUID(), role: "member", scope: "read_write", sessionId: randomUUID() };
 
 /** A token with the right key and claims except for the given changes. */
-function craft(claims: Record<string, unknown>, options: { issuer?: string; audience?: string; secret?: string } = {}) {
+function craft(claims: Record<string, unknown>, options: { issuer?: string; audience?: string; secret?: string; kid?: string | null } = {}) {
   return new SignJWT({ fam: subject.familyId, sid: subject.sessionId, role: subject.role, scope: subject.scope, ...claims })
-    .setProtectedHeader({ alg: "HS256" })
+    .setProtectedHeader(options.kid === null ? { alg: "HS256" } : { alg: "HS256", kid: options.kid ?? "primary" })
     .setSubject(subject.userId)
     .setIssuer(options.issuer ?? "hearth")
     .setAudience(options.audience ?? "hearth-api")
@@ -35,7 +36,7 @@ describe("access tokens", () => {
   it("issues HS256 JWTs for issuer hearth, audience hearth-api, expiring after the TTL, each with its own id", async () => {
     const now = new Date("2026-03-01T12:00:00Z");
     const token = await tokens.issue(subject, now);
-    expect(decodeProtectedHeader(token)).toMatchObject({ alg: "HS256", typ: "JWT" });
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: "HS256", typ: "JWT", kid: "primary" });
     const claims = decodeJwt(token);
     expect(claims).toMatchObject({ iss: "hearth", aud: "hearth-api", sub: subject.userId, iat: now.getTime() / 1000, exp: now.getTime() / 1000 + TTL });
     expect(decodeJwt(await tokens.issue(subject, now)).jti).not.toBe(claims.jti);
@@ -47,7 +48,7 @@ describe("access tokens", () => {
   });
 
   it("refuses a token signed with another secret", async () => {
-    const other = createAccessTokens(randomBytes(32).toString("hex"), TTL);
+    const other = createAccessTokens(keyRing(randomBytes(32).toString("hex")), TTL);
     expect(await tokens.verify(await other.issue(subject))).toBeNull();
   });
 
@@ -71,5 +72,29 @@ describe("access tokens", () => {
     expect(await tokens.verify(`${none}.${payload}.`)).toBeNull();
     expect(await tokens.verify("not.a.jwt")).toBeNull();
     expect(await tokens.verify("")).toBeNull();
+  });
+
+  describe("key rotation", () => {
+    const oldSecret = randomBytes(32).toString("hex");
+    const newSecret = randomBytes(32).toString("hex");
+    const beforeRotation = createAccessTokens(keyRing(oldSecret, "2026-01"), TTL);
+    const afterRotation = createAccessTokens({ active: { kid: "2026-11", secret: newSecret }, previous: [{ kid: "2026-01", secret: oldSecret }] }, TTL);
+    const oldKeyRemoved = createAccessTokens(keyRing(newSecret, "2026-11"), TTL);
+
+    it("signs with the active key and keeps verifying tokens of a previous key until it is removed", async () => {
+      const oldToken = await beforeRotation.issue(subject);
+      const newToken = await afterRotation.issue(subject);
+      expect(decodeProtectedHeader(newToken).kid).toBe("2026-11");
+      expect(await afterRotation.verify(oldToken)).not.toBeNull();
+      expect(await afterRotation.verify(newToken)).not.toBeNull();
+      expect(await oldKeyRemoved.verify(newToken)).not.toBeNull();
+      expect(await oldKeyRemoved.verify(oldToken)).toBeNull();
+    });
+
+    it("refuses a token without a kid, with an unknown kid, or whose kid names another key than signed it", async () => {
+      expect(await tokens.verify(await craft({}, { kid: null }))).toBeNull();
+      expect(await tokens.verify(await craft({}, { kid: "unknown" }))).toBeNull();
+      expect(await afterRotation.verify(await craft({}, { kid: "2026-11", secret: oldSecret }))).toBeNull();
+    });
   });
 });

@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@hearth/contracts";
+import { keyRing } from "./key-ring";
 import { createAccessTokens } from "../src/auth/access-tokens";
 import { createAuthenticator } from "../src/auth/authenticator";
 import type { IdentityDb } from "../src/db";
 
-const tokens = createAccessTokens(randomBytes(32).toString("hex"), 3600);
+const tokens = createAccessTokens(keyRing(randomBytes(32).toString("hex")), 3600);
 // Header parsing and signature checks, in isolation: the only database read of a bearer
 // request is its session's state, answered here from this set (the system tests use the real one).
 const endedSessions = new Set<string>();
@@ -51,7 +52,7 @@ describe("authenticate: the Authorization header", () => {
 
   it("answers unauthorized for an expired or foreign token", async () => {
     const expired = await tokens.issue(subject, new Date(Date.now() - 2 * 3600 * 1000));
-    const foreign = await createAccessTokens(randomBytes(32).toString("hex"), 3600).issue(subject);
+    const foreign = await createAccessTokens(keyRing(randomBytes(32).toString("hex")), 3600).issue(subject);
     for (const token of [expired, foreign]) expect(await refusal(`Bearer ${token}`)).toBe("Access token is invalid or expired");
   });
 

@@ -78,4 +78,21 @@ describe("gateway config", () => {
   it("refuses a DATABASE_URL that is not a postgresql:// URL, as its message says", () => {
     expect(problemsOf({ ...VALID_ENV, DATABASE_URL: "http://127.0.0.1:5432/gateway" })).toEqual(["DATABASE_URL: must be a postgresql:// URL"]);
   });
+
+  it("reads retired signing keys as kid:secret pairs, and names a malformed list", () => {
+    const config = loadConfig(GatewayEnvSchema, {
+      ...VALID_ENV,
+      JWT_KEY_ID: "2026-11",
+      JWT_PREVIOUS_KEYS: ` 2026-01:${"a".repeat(32)} ,2025-06:${"b".repeat(40)}`,
+    });
+    expect(config.JWT_PREVIOUS_KEYS).toEqual([
+      { kid: "2026-01", secret: "a".repeat(32) },
+      { kid: "2025-06", secret: "b".repeat(40) },
+    ]);
+    expect(loadConfig(GatewayEnvSchema, VALID_ENV)).toMatchObject({ JWT_KEY_ID: "primary", JWT_PREVIOUS_KEYS: [] });
+    expect(problemsOf({ ...VALID_ENV, JWT_PREVIOUS_KEYS: "no-colon-here" }).join()).toMatch(/JWT_PREVIOUS_KEYS/);
+    expect(problemsOf({ ...VALID_ENV, JWT_PREVIOUS_KEYS: "old:short" }).join()).toMatch(/JWT_PREVIOUS_KEYS.*32 characters/);
+    expect(problemsOf({ ...VALID_ENV, JWT_PREVIOUS_KEYS: `a:${"x".repeat(32)},a:${"y".repeat(32)}` }).join()).toMatch(/distinct/);
+    expect(problemsOf({ ...VALID_ENV, JWT_PREVIOUS_KEYS: "old:tooshort-secret" }).join()).not.toContain("tooshort-secret");
+  });
 });
