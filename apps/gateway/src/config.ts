@@ -29,6 +29,8 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   /** Seals secrets kept at rest (TOTP seeds, SSO client secrets). Changing it makes them unreadable. */
   SECRETS_ENCRYPTION_KEY: Secret32,
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** A session unused this long expires (auth.session.expired); 30 days unless set. */
+  SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(2_592_000),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   FINANCE_URL: ServiceUrlSchema,
   CHAT_URL: ServiceUrlSchema,

@@ -8,6 +8,7 @@ import { createPasswordHasher } from "./auth/passwords";
 import { createTokenIssuer } from "./auth/token-issuer";
 import { createMfaHandlers } from "./auth/mfa-handlers";
 import { createSecondFactor } from "./auth/second-factor";
+import { createSessionExpiry } from "./auth/session-expiry";
 import { createSecretBox } from "./crypto/secret-box";
 import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
 import { createUserHandlers } from "./users/user-handlers";
@@ -40,10 +41,11 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   ) as Record<ServiceName, ServiceCall>;
   const events = await createEventRelay({ databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, callAudit: services.audit, log });
   const accessTokens = createAccessTokens(signingKeysOf(config), config.ACCESS_TOKEN_TTL_SECONDS);
-  const authenticator = createAuthenticator(db, accessTokens);
+  const onEventsWritten = () => events.relay.poke();
+  const sessionExpiry = createSessionExpiry(db, { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, onEventsWritten, log });
+  const authenticator = createAuthenticator(db, accessTokens, sessionExpiry);
   const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   const secondFactor = createSecondFactor(db, box);
-  const onEventsWritten = () => events.relay.poke();
   const local = {
     ...createAuthHandlers({
       db,
@@ -52,6 +54,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
       onEventsWritten,
       throttle: createLoginThrottle(db),
       secondFactor,
+      sessionExpiry,
     }),
     ...createMfaHandlers({ db, box, secondFactor, onEventsWritten }),
     ...createApiKeyHandlers(db),
@@ -87,8 +90,13 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     app,
     relay: events.relay,
     publisherName: events.publisherName,
-    start: async () => events.relay.start(),
+    sessionExpiry,
+    start: async () => {
+      await events.relay.start();
+      sessionExpiry.start();
+    },
     stop: async () => {
+      await sessionExpiry.stop();
       await rateLimiter.stop();
       await events.stop();
     },

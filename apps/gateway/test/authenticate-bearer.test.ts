@@ -4,6 +4,8 @@ import { AppError } from "@hearth/contracts";
 import { keyRing } from "./key-ring";
 import { createAccessTokens } from "../src/auth/access-tokens";
 import { createAuthenticator } from "../src/auth/authenticator";
+import { createSessionExpiry } from "../src/auth/session-expiry";
+import { createLogger } from "@hearth/service-kit";
 import type { IdentityDb } from "../src/db";
 
 const tokens = createAccessTokens(keyRing(randomBytes(32).toString("hex")), 3600);
@@ -13,10 +15,20 @@ const endedSessions = new Set<string>();
 const sessionsOnly = {
   // The session-state query's parameters are (session id, user id).
   $queryRaw: async (_sql: TemplateStringsArray, sessionId: string) => [
-    { revoked_at: endedSessions.has(sessionId) ? new Date() : null, family_id: subject.familyId, role: subject.role },
+    {
+      revoked_at: endedSessions.has(sessionId) ? new Date() : null,
+      last_active_at: new Date(),
+      suspended_at: null,
+      family_id: subject.familyId,
+      role: subject.role,
+    },
   ],
 } as unknown as IdentityDb;
-const { authenticate } = createAuthenticator(sessionsOnly, tokens);
+// Sessions here are always fresh, so expiry never touches the (absent) database.
+const expiry = createSessionExpiry(sessionsOnly, { idleSeconds: 3600, onEventsWritten: () => undefined, log: createLogger("test", "silent") });
+const request = { ipAddress: null, userAgent: null, requestId: "test" };
+const authenticator = createAuthenticator(sessionsOnly, tokens, expiry);
+const authenticate = (credentials: Parameters<typeof authenticator.authenticate>[0]) => authenticator.authenticate(credentials, request);
 const subject = { userId: randomUUID(), familyId: randomUUID(), role: "admin" as const, scope: "read" as const, sessionId: randomUUID() };
 
 async function refusal(authorization: string | undefined): Promise<string> {

@@ -7,6 +7,7 @@ import type { PasswordHasher } from "./passwords";
 import { sha256 } from "./secrets";
 import type { LoginThrottle } from "./login-throttle";
 import type { SecondFactor } from "./second-factor";
+import type { SessionExpiry } from "./session-expiry";
 import { revokeSession } from "./sessions";
 import { userResource } from "../users/user-resource";
 import type { TokenIssuer } from "./token-issuer";
@@ -20,11 +21,13 @@ export interface AuthHandlerDeps {
   /** Per-account and per-IP lockout after repeated failures. */
   throttle: LoginThrottle;
   secondFactor: SecondFactor;
+  sessionExpiry: SessionExpiry;
 }
 
 const INVALID_LOGIN = new AppError("unauthorized", { message: "Invalid email or password" });
 // Sure's answer to a login of a user with MFA on, without a right code: clients then ask for one.
 const MFA_REQUIRED = new AppError("unauthorized", { message: "Two-factor authentication required", mfaRequired: true });
+const SUSPENDED = new AppError("unauthorized", { message: "This account is suspended" });
 const INVALID_REFRESH = new AppError("unauthorized", { message: "Invalid refresh token" });
 
 export function createAuthHandlers(deps: AuthHandlerDeps) {
@@ -87,6 +90,10 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
         throw MFA_REQUIRED;
       }
     }
+    if (user.suspendedAt) {
+      await recordFailure("user_suspended");
+      throw SUSPENDED;
+    }
     await deps.throttle.recordSuccess(input.email);
     const membership = user.membership;
     const result = await db.$transaction(async (tx) => {
@@ -132,9 +139,15 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       throw INVALID_REFRESH;
     }
     if (session.revokedAt || stored.expiresAt <= now) throw INVALID_REFRESH;
+    if (user.suspendedAt) throw SUSPENDED;
+    if (deps.sessionExpiry.isIdle(session.lastActiveAt, now)) {
+      await deps.sessionExpiry.expire(session.id, request, now);
+      throw INVALID_REFRESH;
+    }
     const result = await db.$transaction(async (tx) => {
       const spent = await tx.refreshToken.updateMany({ where: { id: stored.id, revokedAt: null }, data: { revokedAt: now } });
       if (spent.count !== 1) throw INVALID_REFRESH; // lost a race with a concurrent refresh of the same token
+      await tx.session.update({ where: { id: session.id }, data: { lastActiveAt: now } });
       const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { sessionId: session.id }, now);
       await tx.refreshToken.update({ where: { id: stored.id }, data: { replacedById: tokens.refreshTokenId } });
       await recordIdentityEvent(tx, "auth.token.refreshed", { familyId: membership.familyId, user, request, sessionId: session.id });

@@ -1,12 +1,16 @@
 import { AppError, type Actor } from "@hearth/contracts";
 import type { IdentityDb } from "../db";
+import type { RequestFacts } from "../local-handlers";
 import type { AccessTokens } from "./access-tokens";
 import { sha256 } from "./secrets";
+import type { SessionExpiry } from "./session-expiry";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 interface SessionStateRow {
   revoked_at: Date | null;
+  last_active_at: Date;
+  suspended_at: Date | null;
   family_id: string;
   role: Actor["role"];
 }
@@ -17,9 +21,12 @@ interface ApiKeyActorRow {
   scopes: string[];
   last_used_at: Date | null;
   revoked_at: Date | null;
+  suspended_at: Date | null;
   family_id: string;
   role: Actor["role"];
 }
+
+const SUSPENDED = new AppError("unauthorized", { message: "This account is suspended" });
 
 export interface Credentials {
   apiKey: string | undefined;
@@ -31,14 +38,15 @@ export interface Credentials {
  * or `Authorization: Bearer <JWT>`. Missing or invalid is 401; a valid credential of the
  * wrong kind, scope or role is 403.
  */
-export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens) {
+export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens, sessions: SessionExpiry) {
   async function fromApiKey(key: string): Promise<Actor | null> {
     // One round trip on the hot path of every API-key request (the relation include took three).
     const [row] = await db.$queryRaw<ApiKeyActorRow[]>`
-      SELECT k.id, k.user_id, k.scopes, k.last_used_at, k.revoked_at, m.family_id, m.role::text AS role
-        FROM api_keys k JOIN memberships m ON m.user_id = k.user_id
+      SELECT k.id, k.user_id, k.scopes, k.last_used_at, k.revoked_at, u.suspended_at, m.family_id, m.role::text AS role
+        FROM api_keys k JOIN users u ON u.id = k.user_id JOIN memberships m ON m.user_id = k.user_id
        WHERE k.key_hash = ${sha256(key)}`;
     if (!row || row.revoked_at) return null;
+    if (row.suspended_at) throw SUSPENDED;
     const now = new Date();
     if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
       // Recorded at one-minute resolution so a busy key does not turn every read into a write.
@@ -47,7 +55,7 @@ export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens) 
     return { userId: row.user_id, familyId: row.family_id, role: row.role, scopes: row.scopes as Actor["scopes"], authMethod: "api_key", apiKeyId: row.id };
   }
 
-  async function authenticate(credentials: Credentials): Promise<Actor> {
+  async function authenticate(credentials: Credentials, request: RequestFacts): Promise<Actor> {
     if (credentials.apiKey !== undefined) {
       const actor = await fromApiKey(credentials.apiKey);
       if (!actor) throw new AppError("unauthorized", { message: "API key is invalid or revoked" });
@@ -56,14 +64,22 @@ export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens) 
     const match = /^Bearer\s+(\S+)$/i.exec(credentials.authorization ?? "");
     if (match?.[1]) {
       const actor = await accessTokens.verify(match[1]);
-      if (!actor) throw new AppError("unauthorized", { message: "Access token is invalid or expired" });
+      const sessionId = actor?.sessionId;
+      if (!actor || !sessionId) throw new AppError("unauthorized", { message: "Access token is invalid or expired" });
       // A signature is not enough: the session may have ended (logout, token reuse) since issue,
       // and role and family are read live, so a demotion or a move takes effect at once.
       const [session] = await db.$queryRaw<SessionStateRow[]>`
-        SELECT s.revoked_at, m.family_id, m.role::text AS role
-          FROM sessions s JOIN memberships m ON m.user_id = s.user_id
-         WHERE s.id = ${actor.sessionId ?? null}::uuid AND s.user_id = ${actor.userId}::uuid`;
+        SELECT s.revoked_at, s.last_active_at, u.suspended_at, m.family_id, m.role::text AS role
+          FROM sessions s JOIN users u ON u.id = s.user_id JOIN memberships m ON m.user_id = s.user_id
+         WHERE s.id = ${sessionId}::uuid AND s.user_id = ${actor.userId}::uuid`;
       if (!session || session.revoked_at) throw new AppError("unauthorized", { message: "The session of this access token has ended" });
+      if (session.suspended_at) throw SUSPENDED;
+      const now = new Date();
+      if (sessions.isIdle(session.last_active_at, now)) {
+        await sessions.expire(sessionId, request, now);
+        throw new AppError("unauthorized", { message: "The session has expired; log in again" });
+      }
+      if (sessions.needsTouch(session.last_active_at, now)) await sessions.touch(sessionId, now);
       return { ...actor, familyId: session.family_id, role: session.role };
     }
     throw new AppError("unauthorized", { message: "Provide an API key (X-Api-Key) or a bearer token (Authorization)" });

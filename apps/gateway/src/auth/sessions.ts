@@ -1,6 +1,6 @@
 import type { IdentityTx } from "../db";
 
-export type SessionEndReason = "logout" | "refresh_token_reuse";
+export type SessionEndReason = "logout" | "refresh_token_reuse" | "idle_timeout" | "user_suspended";
 
 /**
  * Ends a session inside the caller's transaction: the session and every refresh token of it

@@ -3,11 +3,14 @@ import { buildAuditEvent, enqueueAuditEvent } from "@hearth/service-kit/events";
 import type { IdentityTx } from "../db";
 import type { RequestFacts } from "../local-handlers";
 
+/** A request's facts, or nulls for what happens in the background (an idle session's sweep). */
+export type EventRequestFacts = Omit<RequestFacts, "requestId"> & { requestId: string | null };
+
 export interface IdentityEventInput {
   familyId: string | null;
   /** Who the event is about (the user who logged in, the member suspended...). */
   user: { id: string; email: string } | null;
-  request: RequestFacts;
+  request: EventRequestFacts;
   sessionId?: string | null;
   /** "local" for password logins, else the SSO provider's name. */
   provider?: string;

@@ -8,7 +8,7 @@ import { rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-li
 import { parseRouteInput } from "./request-input";
 
 export interface RouteBindingDeps {
-  authenticate: (credentials: { apiKey: string | undefined; authorization: string | undefined }) => Promise<Actor>;
+  authenticate: (credentials: { apiKey: string | undefined; authorization: string | undefined }, request: RequestFacts) => Promise<Actor>;
   local: LocalHandlers;
   services: Record<ServiceName, ServiceCall>;
   rateLimiter: RateLimiter;
@@ -58,8 +58,9 @@ export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
 
 async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBindingDeps): Promise<unknown> {
   let actor: Actor | null = null;
+  const request = requestFacts(req, res);
   if (route.access.auth !== "public") {
-    actor = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") });
+    actor = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") }, request);
     // Counted per credential (an API key, or a user's bearer tokens) before any other work.
     const usage = await deps.rateLimiter.consume(actor.apiKeyId ? `api_key:${actor.apiKeyId}` : `user:${actor.userId}`);
     res.set(rateLimitHeaders(usage));
@@ -68,7 +69,6 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
     res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
   }
   const input = parseRouteInput(route, req);
-  const request = requestFacts(req, res);
   if (route.owner === "gateway") {
     const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];
     if (!handler) throw new Error(`No gateway handler for ${route.procedure}`);
