@@ -12,6 +12,8 @@ import { createSessionExpiry } from "./auth/session-expiry";
 import { createSecretBox } from "./crypto/secret-box";
 import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
 import { createUserHandlers } from "./users/user-handlers";
+import { createMemberHandlers } from "./users/member-handlers";
+import { createInvitationHandlers } from "./users/invitation-handlers";
 import { signingKeysOf, type GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
@@ -44,12 +46,13 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   const onEventsWritten = () => events.relay.poke();
   const sessionExpiry = createSessionExpiry(db, { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, onEventsWritten, log });
   const authenticator = createAuthenticator(db, accessTokens, sessionExpiry);
+  const passwords = createPasswordHasher();
   const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   const secondFactor = createSecondFactor(db, box);
   const local = {
     ...createAuthHandlers({
       db,
-      passwords: createPasswordHasher(),
+      passwords,
       issueTokens: createTokenIssuer(accessTokens, config.REFRESH_TOKEN_TTL_DAYS),
       onEventsWritten,
       throttle: createLoginThrottle(db),
@@ -58,7 +61,9 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     }),
     ...createMfaHandlers({ db, box, secondFactor, onEventsWritten }),
     ...createApiKeyHandlers(db),
-    ...createUserHandlers(db),
+    ...createUserHandlers({ db, passwords, onEventsWritten }),
+    ...createMemberHandlers(db, onEventsWritten),
+    ...createInvitationHandlers(db),
   };
 
   async function readiness(): Promise<Record<string, boolean>> {

@@ -11,6 +11,7 @@ export * from "./resources/push-subscriptions";
 export * from "./resources/api-keys";
 export * from "./resources/auth";
 export * from "./resources/mfa";
+export * from "./resources/members";
 export * from "./events/audit-events";
 export * from "./openapi";
 export * from "./money";

@@ -5,3 +5,6 @@ export const PUBLIC = { auth: "public" } as const;
 /** Bearer tokens only: actions on the signed-in person's own credentials, never by API key. */
 export const BEARER_READ = { auth: "bearer" } as const;
 export const BEARER_WRITE = { auth: "bearer", scope: "read_write" } as const;
+/** Family administration (members, invitations, SSO providers): an admin's bearer token. */
+export const ADMIN_READ = { auth: "bearer", scope: "read", role: "admin" } as const;
+export const ADMIN_WRITE = { auth: "bearer", scope: "read_write", role: "admin" } as const;

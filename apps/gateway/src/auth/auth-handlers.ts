@@ -10,6 +10,7 @@ import type { SecondFactor } from "./second-factor";
 import type { SessionExpiry } from "./session-expiry";
 import { revokeSession } from "./sessions";
 import { userResource } from "../users/user-resource";
+import { claimInvitation } from "../users/invitation-handlers";
 import type { TokenIssuer } from "./token-issuer";
 
 export interface AuthHandlerDeps {
@@ -33,18 +34,20 @@ const INVALID_REFRESH = new AppError("unauthorized", { message: "Invalid refresh
 export function createAuthHandlers(deps: AuthHandlerDeps) {
   const { db, passwords, issueTokens } = deps;
 
-  /** Creates the user and a new family whose first member is its admin; answers with tokens. */
+  /** Creates the user and a new family whose first member is its admin (or joins the inviting family); answers with tokens. */
   const signup: LocalHandler<"auth.signup"> = async ({ input, request }) => {
     const passwordHash = await passwords.hash(input.user.password);
     try {
       const result = await db.$transaction(async (tx) => {
-        const family = await tx.family.create({ data: {} });
+        // With an invite code the user joins the inviting family in the role it names.
+        const joining = input.invite_code ? await claimInvitation(tx, input.invite_code, input.user.email) : null;
+        const { familyId, role } = joining ?? { familyId: (await tx.family.create({ data: {} })).id, role: "admin" as const };
         const user = await tx.user.create({
           data: { email: input.user.email, passwordHash, firstName: input.user.first_name ?? null, lastName: input.user.last_name ?? null },
         });
-        await tx.membership.create({ data: { userId: user.id, familyId: family.id, role: "admin" } });
-        const tokens = await issueTokens(tx, { userId: user.id, familyId: family.id, role: "admin" }, { device: input.device });
-        await recordIdentityEvent(tx, "auth.token.issued", { familyId: family.id, user, request, sessionId: tokens.sessionId });
+        await tx.membership.create({ data: { userId: user.id, familyId, role } });
+        const tokens = await issueTokens(tx, { userId: user.id, familyId, role }, { device: input.device });
+        await recordIdentityEvent(tx, "auth.token.issued", { familyId, user, request, sessionId: tokens.sessionId });
         return { ...tokens.response, user: userResource(user) };
       });
       deps.onEventsWritten();

@@ -9,7 +9,7 @@ export const DeviceSchema = z.object({
   app_version: z.string().trim().min(1).max(50),
 });
 
-const Email = z
+export const EmailSchema = z
   .string()
   .trim()
   .toLowerCase()
@@ -27,7 +27,7 @@ export const PasswordSchema = z
 
 export const SignupBodySchema = z.object({
   user: z.object({
-    email: Email,
+    email: EmailSchema,
     password: PasswordSchema,
     first_name: z.string().trim().max(100).optional(),
     last_name: z.string().trim().max(100).optional(),
@@ -37,7 +37,7 @@ export const SignupBodySchema = z.object({
 });
 
 export const LoginBodySchema = z.object({
-  email: Email,
+  email: EmailSchema,
   password: z.string().min(1, { message: "Password can't be blank" }).max(256),
   otp_code: z.string().nullable().optional(),
   device: DeviceSchema,
