@@ -39,7 +39,7 @@ interface OutboxRow {
 
 /**
  * Publishes the outbox in id order, in batches. It reads only rows older than the oldest
- * transaction still running (`txid < xmin` of the current snapshot): a BIGSERIAL id is
+ * transaction still running in this database: a BIGSERIAL id is
  * assigned at insert but visible at commit, so reading `id > last` alone would skip rows
  * of transactions that commit late. A row is marked published only after the publisher
  * acknowledged it; a crash in between re-sends it, and consumers dedupe by event id.
@@ -101,8 +101,14 @@ export class OutboxRelay {
 
   private async readBatch(): Promise<OutboxMessage[]> {
     const { rows } = await this.options.pool.query<OutboxRow>(
-      `SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events
-        WHERE published_at IS NULL AND txid < txid_snapshot_xmin(txid_current_snapshot())
+      // The oldest transaction still running *in this database* (by age of its xid) holds back
+      // every row written at or after it. The snapshot's xmin would do, but it is cluster-wide:
+      // any long transaction in another database (another service, a test) stalled the relay.
+      `WITH oldest_running AS (
+         SELECT coalesce(max(age(backend_xid)), -1) AS xid_age
+           FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL)
+       SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events, oldest_running
+        WHERE published_at IS NULL AND age((txid % 4294967296)::text::xid) > oldest_running.xid_age
         ORDER BY id LIMIT $1`,
       [this.batchSize],
     );

@@ -3,7 +3,7 @@ import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OutboxRelay, type EventPublisher, type OutboxMessage } from "../../src/events/relay";
-import { cleanup, freshDatabaseUrl } from "../migrations/helpers";
+import { ADMIN_URL, cleanup, freshDatabaseUrl } from "../migrations/helpers";
 
 // The same table the gateway's migration creates (the relay is written against it).
 const OUTBOX_DDL = `
@@ -94,6 +94,21 @@ describe("OutboxRelay", () => {
       expect(publisher.published.map((m) => m.eventId)).toEqual([lateId, earlyId]);
     } finally {
       slow.release();
+    }
+  });
+
+  it("is not held back by a transaction open in another database (regression: the cluster-wide xmin stalled it)", async () => {
+    const elsewhere = new pg.Client({ connectionString: ADMIN_URL });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query("BEGIN");
+      await elsewhere.query("SELECT txid_current()"); // holds an xid, as a writing transaction does
+      const id = await insertEvent();
+      expect(await relay.drainOnce()).toBe(1);
+      expect(publisher.published.map((m) => m.eventId)).toEqual([id]);
+    } finally {
+      await elsewhere.query("ROLLBACK");
+      await elsewhere.end();
     }
   });
 
