@@ -40,6 +40,18 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   /** Requests per credential (API key, or a user's bearer tokens) per window, shared by all gateway instances. */
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1000),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** The gateway's public origin (e.g. https://hearth.example); unset = as each request reached it. SSO callbacks use it. */
+  PUBLIC_URL: ServiceUrlSchema.optional(),
+  /** Deep links (or URLs) the app may ask SSO sign-in to return to; an exact match or a prefix ending in "/" or "?". */
+  SSO_APP_REDIRECT_URIS: z
+    .string()
+    .default("hearth://oauth/callback,sureapp://oauth/callback")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((uri) => uri.trim())
+        .filter(Boolean),
+    ),
   /** Express `trust proxy` setting: how many proxies in front of the gateway set X-Forwarded-For. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 });

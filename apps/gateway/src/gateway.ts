@@ -10,6 +10,10 @@ import { createMfaHandlers } from "./auth/mfa-handlers";
 import { createSecondFactor } from "./auth/second-factor";
 import { createSessionExpiry } from "./auth/session-expiry";
 import { createSecretBox } from "./crypto/secret-box";
+import { createOidcClient } from "./sso/oidc-client";
+import { createProviderHandlers } from "./sso/provider-handlers";
+import { createSsoFlows } from "./sso/sso-flows";
+import { createSsoHandlers } from "./sso/sso-handlers";
 import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
 import { createUserHandlers } from "./users/user-handlers";
 import { createMemberHandlers } from "./users/member-handlers";
@@ -49,13 +53,22 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   const passwords = createPasswordHasher();
   const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   const secondFactor = createSecondFactor(db, box);
+  const throttle = createLoginThrottle(db);
+  const issueTokens = createTokenIssuer(accessTokens, config.REFRESH_TOKEN_TTL_DAYS);
+  const ssoFlows = createSsoFlows(
+    db,
+    box,
+    createOidcClient(),
+    { publicUrl: config.PUBLIC_URL, appRedirectUris: config.SSO_APP_REDIRECT_URIS },
+    onEventsWritten,
+  );
   const local = {
     ...createAuthHandlers({
       db,
       passwords,
-      issueTokens: createTokenIssuer(accessTokens, config.REFRESH_TOKEN_TTL_DAYS),
+      issueTokens,
       onEventsWritten,
-      throttle: createLoginThrottle(db),
+      throttle,
       secondFactor,
       sessionExpiry,
     }),
@@ -64,6 +77,8 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     ...createUserHandlers({ db, passwords, onEventsWritten }),
     ...createMemberHandlers(db, onEventsWritten),
     ...createInvitationHandlers(db),
+    ...createProviderHandlers({ db, box, flows: ssoFlows, onEventsWritten }),
+    ...createSsoHandlers({ db, passwords, throttle, issueTokens, flows: ssoFlows, onEventsWritten }),
   };
 
   async function readiness(): Promise<Record<string, boolean>> {

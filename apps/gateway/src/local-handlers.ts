@@ -5,6 +5,8 @@ export interface RequestFacts {
   ipAddress: string | null;
   userAgent: string | null;
   requestId: string;
+  /** This gateway's origin as the client reached it (e.g. https://hearth.example): where SSO providers send the browser back. */
+  baseUrl: string;
 }
 
 export type LocalHandler<K extends ProceduresOf<"gateway">> = (opts: {

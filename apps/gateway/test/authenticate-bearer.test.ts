@@ -26,7 +26,7 @@ const sessionsOnly = {
 } as unknown as IdentityDb;
 // Sessions here are always fresh, so expiry never touches the (absent) database.
 const expiry = createSessionExpiry(sessionsOnly, { idleSeconds: 3600, onEventsWritten: () => undefined, log: createLogger("test", "silent") });
-const request = { ipAddress: null, userAgent: null, requestId: "test" };
+const request = { ipAddress: null, userAgent: null, requestId: "test", baseUrl: "http://localhost" };
 const authenticator = createAuthenticator(sessionsOnly, tokens, expiry);
 const authenticate = (credentials: Parameters<typeof authenticator.authenticate>[0]) => authenticator.authenticate(credentials, request);
 const subject = { userId: randomUUID(), familyId: randomUUID(), role: "admin" as const, scope: "read" as const, sessionId: randomUUID() };

@@ -12,6 +12,7 @@ export * from "./resources/api-keys";
 export * from "./resources/auth";
 export * from "./resources/mfa";
 export * from "./resources/members";
+export * from "./resources/sso";
 export * from "./events/audit-events";
 export * from "./openapi";
 export * from "./money";

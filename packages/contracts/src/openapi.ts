@@ -27,6 +27,12 @@ function parametersOf(route: RouteDef): JsonSchema[] {
 
 const ERROR_RESPONSE = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } };
 
+function responseOf(route: RouteDef): Record<string, unknown> {
+  if (route.status === 302) return { description: "Redirect", headers: { Location: { schema: { type: "string" } } } };
+  if (!route.response) return { description: "No content" };
+  return { description: "Success", content: { "application/json": { schema: schemaOf(route.response, "output") } } };
+}
+
 /** The public API as OpenAPI 3.1, derived from the route table: nothing is described twice. */
 export function buildOpenApiDocument(serverUrl = "/"): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -38,9 +44,7 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonSchema {
       tags: [route.tag],
       parameters: parametersOf(route),
       responses: {
-        [String(route.status)]: route.response
-          ? { description: "Success", content: { "application/json": { schema: schemaOf(route.response, "output") } } }
-          : { description: "No content" },
+        [String(route.status)]: responseOf(route),
         default: ERROR_RESPONSE,
       },
       security: route.access.auth === "public" ? [] : route.access.auth === "bearer" ? [{ bearerAuth: [] }] : [{ apiKeyAuth: [] }, { bearerAuth: [] }],

@@ -8,6 +8,7 @@ import { PushSubscriptionSchema, RegisterPushSubscriptionBodySchema } from "./re
 import { AuditLogListSchema, AuditLogQuerySchema } from "./events/audit-events";
 import type { RouteOwner } from "./route";
 import { identityRoutes } from "./routes-identity";
+import { ssoRoutes } from "./routes-sso";
 import { READ, WRITE } from "./route-access";
 
 const IdParams = z.object({ id: UuidSchema });
@@ -18,6 +19,7 @@ const IdParams = z.object({ id: UuidSchema });
  */
 export const routes = {
   ...identityRoutes,
+  ...ssoRoutes,
 
   // --- finance ---
   "tags.list": defineRoute({

@@ -4,7 +4,7 @@ import type { IdentityTx } from "../db";
 import type { RequestFacts } from "../local-handlers";
 
 /** A request's facts, or nulls for what happens in the background (an idle session's sweep). */
-export type EventRequestFacts = Omit<RequestFacts, "requestId"> & { requestId: string | null };
+export type EventRequestFacts = Pick<RequestFacts, "ipAddress" | "userAgent"> & { requestId: string | null };
 
 export interface IdentityEventInput {
   familyId: string | null;

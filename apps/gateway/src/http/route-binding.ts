@@ -17,7 +17,12 @@ export interface RouteBindingDeps {
 const tracer = trace.getTracer("@hearth/gateway");
 
 function requestFacts(req: Request, res: Response): RequestFacts {
-  return { ipAddress: req.ip ?? null, userAgent: req.get("user-agent") ?? null, requestId: res.locals["requestId"] as string };
+  return {
+    ipAddress: req.ip ?? null,
+    userAgent: req.get("user-agent") ?? null,
+    requestId: res.locals["requestId"] as string,
+    baseUrl: `${req.protocol}://${req.get("host") ?? "localhost"}`,
+  };
 }
 
 /**
@@ -41,6 +46,7 @@ export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
             const output = await serve(route, req, res, deps);
             span.setAttribute("http.response.status_code", route.status);
             if (route.response === null) res.status(route.status).end();
+            else if (route.status === 302) res.redirect(302, (output as { location: string }).location);
             else res.status(route.status).json(output);
           } catch (err) {
             const status = err instanceof AppError ? err.status : 500;
