@@ -5,12 +5,13 @@ declare module "autocannon" {
     mean: number;
     p50: number;
     p90: number;
+    p97_5: number;
     p99: number;
     max: number;
   }
   interface Result {
     requests: Histogram & { total: number; sent: number };
-    latency: Histogram;
+    latency: Histogram & { totalCount: number };
     errors: number;
     timeouts: number;
     non2xx: number;
@@ -23,8 +24,11 @@ declare module "autocannon" {
     amount?: number;
     method?: string;
     headers?: Record<string, string>;
+    body?: string;
     pipelining?: number;
     workers?: number;
+    /** With workers, the path of a CommonJS module exporting `(client) => void`. */
+    setupClient?: string;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -1,5 +1,5 @@
 import { trace } from "@opentelemetry/api";
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from "pino";
 
 export type { Logger } from "pino";
 
@@ -23,11 +23,15 @@ export const REDACTED_PATHS = [
   "req.headers['x-hearth-internal']",
   "headers.authorization",
   "headers['x-api-key']",
+  "headers['x-hearth-internal']",
 ];
 
+/** Where log lines go instead of stdout: anything with `write(line)` (tests capture them). */
+export type LogDestination = DestinationStream;
+
 /** The one pino root of a process; every line carries the active trace and span ids. */
-export function createLogger(service: string, level = "info"): Logger {
-  return pino({
+export function createLogger(service: string, level = "info", destination?: LogDestination): Logger {
+  const options: LoggerOptions = {
     name: service,
     level,
     base: { service },
@@ -39,5 +43,6 @@ export function createLogger(service: string, level = "info"): Logger {
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -11,7 +11,7 @@ import { MIGRATIONS_DIR as GATEWAY_MIGRATIONS, createIdentityDb } from "@hearth/
 import { createGateway } from "@hearth/gateway/gateway";
 import { createNotificationsService } from "@hearth/notifications/app";
 import { MIGRATIONS_DIR as NOTIFICATIONS_MIGRATIONS, createNotificationsDb } from "@hearth/notifications/db";
-import { createLogger, listen, loadConfig, type RunningServer } from "@hearth/service-kit";
+import { createLogger, listen, loadConfig, type LogDestination, type RunningServer } from "@hearth/service-kit";
 import { applyMigrations } from "@hearth/service-kit/migrations";
 import { createFreshDatabases } from "@hearth/test-kit";
 
@@ -24,6 +24,10 @@ export interface StartSystemOptions {
   auditConsumerGroupId?: string;
   /** Extra gateway environment, e.g. a small RATE_LIMIT_REQUESTS. */
   gatewayEnv?: Record<string, string>;
+  /** Level of the one logger every part shares; default TEST_LOG_LEVEL, else silent. */
+  logLevel?: string;
+  /** Where its lines go instead of stdout, e.g. a stream a test reads them from. */
+  logDestination?: LogDestination;
 }
 
 interface Parts {
@@ -65,7 +69,7 @@ export class ServiceHandle {
  * services and the gateway on free ports, wired exactly as `main.ts` wires them.
  */
 export async function startSystem(options: StartSystemOptions) {
-  const log = createLogger("system-test", process.env.TEST_LOG_LEVEL ?? "silent");
+  const log = createLogger("system-test", options.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent", options.logDestination);
   const databases = await createFreshDatabases(options.adminUrl, ["gateway", "finance", "chat", "notifications", "audit"] as const);
   const { urls } = databases;
   await Promise.all(

@@ -7,6 +7,7 @@ import { jsonOnly } from "./json-only";
 import { requestId } from "./request-id";
 import { bindRoutes, type RouteBindingDeps } from "./route-binding";
 import { mountDocs } from "./docs";
+import { loggableUrl } from "./log-url";
 
 export interface GatewayAppDeps extends RouteBindingDeps {
   log: Logger;
@@ -29,7 +30,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
       genReqId: (_req, res) => res.getHeader("X-Request-Id") as string,
       customProps: (_req, res) => ({ request_id: res.getHeader("X-Request-Id") }),
       serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: loggableUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
