@@ -72,6 +72,14 @@ describe("login", () => {
 });
 
 describe("refresh", () => {
+  it("answers a missing or blank refresh token 400, as Sure does", async () => {
+    for (const body of [{ device: { device_id: DEVICE.device_id } }, { refresh_token: " ", device: { device_id: DEVICE.device_id } }]) {
+      const res = await api.post("/api/v1/auth/refresh", body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: "bad_request", message: "Refresh token is required" });
+    }
+  });
+
   it("rotates the refresh token: each one works once, and the new pair continues the session", async () => {
     const user = await signUpUser(api, "refresh");
     const first = await api.post("/api/v1/auth/refresh", { refresh_token: user.refreshToken, device: { device_id: DEVICE.device_id } });

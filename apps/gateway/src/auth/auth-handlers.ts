@@ -116,6 +116,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
    * is revoked (reuse detection) and `auth.token.revoked` recorded.
    */
   const refresh: LocalHandler<"auth.refresh"> = async ({ input, request }) => {
+    if (!input.refresh_token?.trim()) throw new AppError("bad_request", { message: "Refresh token is required" });
     const now = new Date();
     const stored = await db.refreshToken.findUnique({
       where: { tokenHash: sha256(input.refresh_token) },
