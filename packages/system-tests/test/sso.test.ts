@@ -94,8 +94,10 @@ describe("SSO provider administration", () => {
     expect((await api.delete(`/api/v1/sso_providers/${id}`, auth)).status).toBe(204);
     expect((await api.get(`/api/v1/sso_providers/${id}`, auth)).status).toBe(404);
 
-    const query = "provider=admin-crud";
-    const entries = await expectAuditEntries(api, admin.accessToken, query, 5);
+    // The spec's filter is the provider's id; its name works too.
+    const entries = await expectAuditEntries(api, admin.accessToken, `provider=${id}`, 5);
+    expect(await expectAuditEntries(api, admin.accessToken, "provider=admin-crud", 5)).toEqual(entries);
+    expect(entries.every((entry) => entry.providerId === id)).toBe(true);
     expect(entries.map((entry) => [entry.eventType, entry.severity])).toEqual([
       ["provider.deleted", "warning"],
       ["provider.disabled", "warning"],
@@ -167,7 +169,8 @@ describe("SSO sign-in", () => {
 
     const created_ = await expectAuditEntries(api, admin.accessToken, `eventType=user.created&userId=${bobId}`, 1);
     expect(created_[0]).toMatchObject({ severity: "info", provider: "family-idp", user: { email: bob.email } });
-    await expectAuditEntries(api, admin.accessToken, `eventType=account.connected&userId=${bobId}`, 1);
+    const [connected] = await expectAuditEntries(api, admin.accessToken, `eventType=account.connected&userId=${bobId}`, 1);
+    expect(connected).toMatchObject({ providerId, sessionId: expect.any(String) });
     await expectAuditEntries(api, admin.accessToken, `eventType=user.roles.synced&userId=${bobId}`, 1);
     const logins = await expectAuditEntries(api, admin.accessToken, `eventType=auth.login.success&userId=${bobId}`, 2);
     expect(logins.every((entry) => entry.provider === "family-idp")).toBe(true);

@@ -2,6 +2,8 @@ import { AuditEventTypeSchema, SeveritySchema, type AuditEvent, type AuditLogEnt
 import type { AuditDb } from "../db";
 import type { AuditLogEntry as EntryRow, Prisma } from "../generated/prisma/client";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface AuditLogFilter {
   familyId: string;
   startDate?: string | undefined;
@@ -21,6 +23,7 @@ export function toAuditLogEntry(row: EntryRow): AuditLogEntry {
     severity: SeveritySchema.parse(row.severity),
     user: row.userId && row.userEmail ? { id: row.userId, email: row.userEmail } : null,
     provider: row.provider,
+    providerId: row.providerId,
     ipAddress: row.ipAddress,
     userAgent: row.userAgent,
     sessionId: row.sessionId,
@@ -42,6 +45,7 @@ function toRow(event: AuditEvent): Prisma.AuditLogEntryCreateManyInput {
     userId: event.user?.id ?? null,
     userEmail: event.user?.email ?? null,
     provider: event.provider,
+    providerId: event.providerId,
     ipAddress: event.ipAddress,
     userAgent: event.userAgent,
     sessionId: event.sessionId,
@@ -73,7 +77,8 @@ export function createAuditLogRepository(db: AuditDb) {
           ...(filter.startDate || filter.endDate ? { occurredAt } : {}),
           ...(filter.eventType ? { eventType: filter.eventType } : {}),
           ...(filter.userId ? { userId: filter.userId } : {}),
-          ...(filter.provider ? { provider: filter.provider } : {}),
+          // The spec filters by provider id; a provider's name (or "local") works too.
+          ...(filter.provider ? (UUID.test(filter.provider) ? { providerId: filter.provider } : { provider: filter.provider }) : {}),
         },
         orderBy: [{ occurredAt: "desc" }, { id: "desc" }],
         skip: filter.offset,

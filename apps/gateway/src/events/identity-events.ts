@@ -14,6 +14,8 @@ export interface IdentityEventInput {
   sessionId?: string | null;
   /** "local" for password logins, else the SSO provider's name. */
   provider?: string;
+  /** The SSO provider's id, for provider.* and SSO sign-in events (the audit log filters by it). */
+  providerId?: string | null;
   error?: string;
   /** {field: {old, new}} of an update; never a secret. */
   changes?: AuditChanges;
@@ -51,6 +53,7 @@ export function recordIdentityEvent(tx: IdentityTx, eventType: AuditEventType, i
       familyId: input.familyId,
       user: input.user,
       provider: input.provider ?? "local",
+      providerId: input.providerId ?? null,
       request: { ...input.request, sessionId: input.sessionId ?? null },
       action: ACTION_OF[eventType] ?? eventType.split(".").slice(1).join("_"),
       resource: resourceOf(eventType),

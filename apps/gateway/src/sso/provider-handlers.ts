@@ -41,7 +41,9 @@ export function createProviderHandlers({ db, box, flows, onEventsWritten }: Prov
   async function audited<T>(
     actor: ReturnType<typeof requireActor>,
     request: RequestFacts,
-    change: (tx: IdentityTx) => Promise<{ result: T; provider: string; event: Parameters<typeof recordIdentityEvent>[1]; changes?: AuditChanges } | null>,
+    change: (
+      tx: IdentityTx,
+    ) => Promise<{ result: T; provider: { id: string; name: string }; event: Parameters<typeof recordIdentityEvent>[1]; changes?: AuditChanges } | null>,
   ): Promise<T | null> {
     try {
       const outcome = await db.$transaction(async (tx) => {
@@ -53,7 +55,8 @@ export function createProviderHandlers({ db, box, flows, onEventsWritten }: Prov
           user,
           request,
           sessionId: actor.sessionId ?? null,
-          provider: done.provider,
+          provider: done.provider.name,
+          providerId: done.provider.id,
           ...(done.changes ? { changes: done.changes } : {}),
         });
         return done;
@@ -92,7 +95,7 @@ export function createProviderHandlers({ db, box, flows, onEventsWritten }: Prov
           adminClaimValues: p.admin_claim_values,
         },
       });
-      return { result: row, provider: row.name, event: "provider.created" };
+      return { result: row, provider: row, event: "provider.created" };
     });
     return providerResource(created as ProviderRow);
   };
@@ -116,7 +119,7 @@ export function createProviderHandlers({ db, box, flows, onEventsWritten }: Prov
       }
       if (Object.keys(changes).length === 0) return null;
       const saved = await tx.ssoProvider.update({ where: { id: row.id }, data });
-      return { result: saved, provider: saved.name, event: "provider.updated", changes };
+      return { result: saved, provider: saved, event: "provider.updated", changes };
     });
     return providerResource(updated ?? (await providerOf(db, who.familyId, input.id)));
   };
@@ -131,7 +134,7 @@ export function createProviderHandlers({ db, box, flows, onEventsWritten }: Prov
         const saved = await tx.ssoProvider.update({ where: { id: row.id }, data: { enabled } });
         return {
           result: saved,
-          provider: saved.name,
+          provider: saved,
           event: enabled ? "provider.enabled" : "provider.disabled",
           changes: { enabled: { old: !enabled, new: enabled } },
         };
@@ -144,7 +147,7 @@ export function createProviderHandlers({ db, box, flows, onEventsWritten }: Prov
     await audited(who, request, async (tx) => {
       const row = await providerOf(tx, who.familyId, input.id);
       await tx.ssoProvider.delete({ where: { id: row.id } });
-      return { result: true, provider: row.name, event: "provider.deleted" };
+      return { result: true, provider: row, event: "provider.deleted" };
     });
   };
 

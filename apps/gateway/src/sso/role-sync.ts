@@ -4,6 +4,7 @@ import { recordIdentityEvent, type EventRequestFacts } from "../events/identity-
 import { lockFamily, otherActiveAdmins } from "../users/family-admins";
 
 interface RoleSource {
+  id: string;
   name: string;
   familyId: string;
   roleClaim: string | null;
@@ -41,6 +42,7 @@ export async function syncRoleFromClaims(
       user,
       request,
       provider: provider.name,
+      providerId: provider.id,
       changes: { role: { old: currentRole, new: role } },
     });
     return true;

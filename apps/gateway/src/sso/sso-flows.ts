@@ -84,6 +84,7 @@ export function createSsoFlows(db: IdentityDb, box: SecretBox, oidc: OidcClient,
         user: facts.user ?? null,
         request,
         provider: provider.name,
+        providerId: provider.id,
         ...(facts.error ? { error: facts.error } : {}),
       }),
     );

@@ -46,14 +46,15 @@ export function createSsoHandlers({ db, passwords, throttle, issueTokens, flows,
     familyId: string,
     role: Role,
     device: DeviceFacts,
-    provider: string,
+    provider: { id: string; name: string },
     request: RequestFacts,
   ) {
     const tokens = await issueTokens(tx, { userId: user.id, familyId, role }, { device });
-    const facts = { familyId, user, request, sessionId: tokens.sessionId, provider };
+    // The facts of the new session: the sign-in's other events (connected, created...) carry them too.
+    const facts = { familyId, user, request, sessionId: tokens.sessionId, provider: provider.name, providerId: provider.id };
     await recordIdentityEvent(tx, "auth.login.success", facts);
     await recordIdentityEvent(tx, "auth.token.issued", facts);
-    return tokens.response;
+    return { response: tokens.response, facts };
   }
 
   const authorize: LocalHandler<"sso.authorize"> = async ({ input, request }) => {
@@ -77,8 +78,8 @@ export function createSsoHandlers({ db, passwords, throttle, issueTokens, flows,
         where: { providerId_subject: { providerId: ticket.providerId, subject: ticket.claims.sub } },
         data: { lastLoginAt: new Date() },
       });
-      const tokens = await signIn(tx, user, user.membership.familyId, user.membership.role, ticket.device, ticket.provider.name, request);
-      return { ...tokens, user: userResource(user) };
+      const { response } = await signIn(tx, user, user.membership.familyId, user.membership.role, ticket.device, ticket.provider, request);
+      return { ...response, user: userResource(user) };
     });
     onEventsWritten();
     return result;
@@ -118,10 +119,10 @@ export function createSsoHandlers({ db, passwords, throttle, issueTokens, flows,
           data: { userId: user.id, providerId: ticket.providerId, subject: ticket.claims.sub, email: ticket.claims.email, lastLoginAt: new Date() },
         });
         // The first provider account connects; a further one links several accounts to the user.
+        const { response, facts } = await signIn(tx, user, membership.familyId, membership.role, ticket.device, ticket.provider, request);
         const event: AuditEventType = user.ssoIdentities.length === 0 ? "account.connected" : "account.linked";
-        await recordIdentityEvent(tx, event, { familyId: membership.familyId, user, request, provider: ticket.provider.name });
-        const tokens = await signIn(tx, user, membership.familyId, membership.role, ticket.device, ticket.provider.name, request);
-        return { ...tokens, user: userResource(user) };
+        await recordIdentityEvent(tx, event, facts);
+        return { ...response, user: userResource(user) };
       });
       onEventsWritten();
       return result;
@@ -154,12 +155,11 @@ export function createSsoHandlers({ db, passwords, throttle, issueTokens, flows,
         });
         await tx.membership.create({ data: { userId: user.id, familyId: provider.familyId, role } });
         await tx.ssoIdentity.create({ data: { userId: user.id, providerId: provider.id, subject: claims.sub, email: claims.email, lastLoginAt: new Date() } });
-        const facts = { familyId: provider.familyId, user, request, provider: provider.name };
+        const { response, facts } = await signIn(tx, user, provider.familyId, role, ticket.device, provider, request);
         await recordIdentityEvent(tx, "user.created", facts);
         await recordIdentityEvent(tx, "account.connected", facts);
         if (claimedRole) await recordIdentityEvent(tx, "user.roles.synced", { ...facts, changes: { role: { old: null, new: claimedRole } } });
-        const tokens = await signIn(tx, user, provider.familyId, role, ticket.device, provider.name, request);
-        return { ...tokens, user: userResource(user) };
+        return { ...response, user: userResource(user) };
       });
       onEventsWritten();
       return result;
@@ -197,6 +197,7 @@ export function createSsoHandlers({ db, passwords, throttle, issueTokens, flows,
         request,
         sessionId,
         provider: identity.provider.name,
+        providerId: identity.providerId,
       });
     });
     onEventsWritten();

@@ -59,6 +59,8 @@ export const AuditEventSchema = z.object({
   familyId: UuidSchema.nullable(),
   user: z.object({ id: UuidSchema, email: z.string() }).nullable(),
   provider: z.string().nullable(),
+  /** The SSO provider's id, for provider and SSO events (absent in events written before it existed). */
+  providerId: UuidSchema.nullable().default(null),
   ipAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
   sessionId: z.string().nullable(),
@@ -78,6 +80,7 @@ export const AuditLogEntrySchema = z.object({
   severity: SeveritySchema,
   user: z.object({ id: UuidSchema, email: z.string() }).nullable(),
   provider: z.string().nullable(),
+  providerId: UuidSchema.nullable(),
   ipAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
   sessionId: z.string().nullable(),

@@ -9,6 +9,7 @@ export interface AuditEventInput {
   action: string;
   resource: string;
   provider?: string | null;
+  providerId?: string | null;
   error?: string | null;
   changes?: AuditEvent["changes"];
   occurredAt?: Date;
@@ -25,6 +26,7 @@ export function buildAuditEvent(input: AuditEventInput): AuditEvent {
     familyId: input.familyId,
     user: input.user,
     provider: input.provider ?? null,
+    providerId: input.providerId ?? null,
     ipAddress: input.request.ipAddress,
     userAgent: input.request.userAgent,
     sessionId: input.request.sessionId ?? null,
