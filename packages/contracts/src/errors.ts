@@ -8,6 +8,8 @@ import { z } from "zod";
 export const ERROR_CATALOGUE = {
   bad_request: { status: 400, message: "The request could not be understood" },
   unauthorized: { status: 401, message: "Access token is invalid, expired, or missing" },
+  /** Sure's answer to a bad one-time SSO exchange code. */
+  invalid_or_expired_code: { status: 401, message: "Authorization code is invalid or expired" },
   insufficient_scope: { status: 403, message: "This action requires the 'read_write' scope" },
   forbidden: { status: 403, message: "You are not allowed to perform this action" },
   record_not_found: { status: 404, message: "The requested resource was not found" },

@@ -164,8 +164,10 @@ describe("SSO sign-in", () => {
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.user.id).toBe(bobId);
     expect((await api.get("/api/v1/users/me", { token: exchanged.body.access_token })).body.user.email).toBe(bob.email);
-    expect((await api.post("/api/v1/auth/sso_exchange", { code })).status).toBe(401);
-    expect((await api.post("/api/v1/auth/sso_exchange", {})).status).toBe(401);
+    const replayed = await api.post("/api/v1/auth/sso_exchange", { code });
+    expect(replayed.status).toBe(401);
+    expect(replayed.body).toMatchObject({ error: "invalid_or_expired_code", message: "Authorization code is invalid or expired" });
+    expect((await api.post("/api/v1/auth/sso_exchange", {})).body).toMatchObject({ error: "invalid_or_expired_code" });
 
     const created_ = await expectAuditEntries(api, admin.accessToken, `eventType=user.created&userId=${bobId}`, 1);
     expect(created_[0]).toMatchObject({ severity: "info", provider: "family-idp", user: { email: bob.email } });
@@ -174,6 +176,17 @@ describe("SSO sign-in", () => {
     await expectAuditEntries(api, admin.accessToken, `eventType=user.roles.synced&userId=${bobId}`, 1);
     const logins = await expectAuditEntries(api, admin.accessToken, `eventType=auth.login.success&userId=${bobId}`, 2);
     expect(logins.every((entry) => entry.provider === "family-idp")).toBe(true);
+
+    // An account made through SSO has no password: it cannot unlink its only way in until it sets one.
+    const bobAuth = { token: exchanged.body.access_token as string };
+    const [identity] = (await api.get("/api/v1/sso_identities", bobAuth)).body.sso_identities as { id: string }[];
+    const locked = await api.delete(`/api/v1/sso_identities/${identity?.id}`, bobAuth);
+    expect(locked.status).toBe(422);
+    expect(locked.body.errors[0]).toMatch(/Set a password/);
+    expect((await api.post("/api/v1/auth/login", { email: bob.email, password: "!sso-only", device: DEVICE })).status).toBe(401);
+    expect((await api.patch("/api/v1/users/me", { user: { password: "Bob-own-pass-1" } }, bobAuth)).status).toBe(200);
+    expect((await api.post("/api/v1/auth/login", { email: bob.email, password: "Bob-own-pass-1", device: DEVICE })).status).toBe(200);
+    expect((await api.delete(`/api/v1/sso_identities/${identity?.id}`, bobAuth)).status).toBe(204);
   });
 
   it("syncs the role from the provider's claim at every sign-in (user.roles.synced)", async () => {

@@ -1,9 +1,9 @@
 import { AppError, type AuditEventType, type Role } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { IdentityDb, IdentityTx } from "../db";
-import type { PasswordHasher } from "../auth/passwords";
+import { NO_PASSWORD, type PasswordHasher } from "../auth/passwords";
 import type { LoginThrottle } from "../auth/login-throttle";
-import { randomSecret, sha256 } from "../auth/secrets";
+import { sha256 } from "../auth/secrets";
 import type { DeviceFacts, TokenIssuer } from "../auth/token-issuer";
 import { recordIdentityEvent } from "../events/identity-events";
 import { requireActor, type LocalHandler, type RequestFacts } from "../local-handlers";
@@ -21,7 +21,7 @@ export interface SsoHandlerDeps {
 }
 
 // Sure's answers, word for word where its clients show them.
-const INVALID_CODE = new AppError("unauthorized", { message: "Authorization code is invalid or expired" });
+const INVALID_CODE = new AppError("invalid_or_expired_code", { message: "Authorization code is invalid or expired" });
 const INVALID_LINKING_CODE = new AppError("unauthorized", { message: "Linking code is invalid or expired" });
 const LINKING_CODE_REQUIRED = new AppError("bad_request", { message: "Linking code is required" });
 const INVALID_LOGIN = new AppError("unauthorized", { message: "Invalid email or password" });
@@ -68,7 +68,7 @@ export function createSsoHandlers({ db, passwords, throttle, issueTokens, flows,
   const callback: LocalHandler<"sso.callback"> = async ({ input, request }) => flows.complete(input, request);
 
   const exchange: LocalHandler<"auth.ssoExchange"> = async ({ input, request }) => {
-    if (!input.code?.trim()) throw new AppError("unauthorized", { message: "Authorization code is required" });
+    if (!input.code?.trim()) throw new AppError("invalid_or_expired_code", { message: "Authorization code is required" });
     const code = input.code;
     const result = await db.$transaction(async (tx) => {
       const ticket = await spendTicket(tx, code, "exchange", INVALID_CODE);
@@ -147,8 +147,8 @@ export function createSsoHandlers({ db, passwords, throttle, issueTokens, flows,
         const user = await tx.user.create({
           data: {
             email: claims.email,
-            // No password: the account signs in through its provider (a password can be set later).
-            passwordHash: await passwords.hash(randomSecret("", 32)),
+            // No password: the account signs in through its provider (PATCH /users/me can set one).
+            passwordHash: NO_PASSWORD,
             firstName: input.first_name || claims.firstName,
             lastName: input.last_name || claims.lastName,
           },
@@ -190,6 +190,9 @@ export function createSsoHandlers({ db, passwords, throttle, issueTokens, flows,
       const identity = await tx.ssoIdentity.findFirst({ where: { id: input.id, userId }, include: { provider: true, user: true } });
       if (!identity) throw AppError.notFound("SSO identity");
       const count = await tx.ssoIdentity.count({ where: { userId } });
+      if (count === 1 && identity.user.passwordHash === NO_PASSWORD) {
+        throw AppError.validation(["Set a password before unlinking your last SSO account, or you could not sign in again"]);
+      }
       await tx.ssoIdentity.delete({ where: { id: identity.id } });
       await recordIdentityEvent(tx, count > 1 ? "account.unlinked" : "account.disconnected", {
         familyId,

@@ -1,7 +1,7 @@
 import { AppError, type AuditChanges } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { IdentityDb } from "../db";
-import type { PasswordHasher } from "../auth/passwords";
+import { NO_PASSWORD, type PasswordHasher } from "../auth/passwords";
 import { revokeUserSessions } from "../auth/sessions";
 import { recordIdentityEvent } from "../events/identity-events";
 import { requireActor, type LocalHandler } from "../local-handlers";
@@ -32,7 +32,12 @@ export function createUserHandlers({ db, passwords, onEventsWritten }: UserHandl
     const { userId, familyId, sessionId } = requireActor(actor);
     const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
     const wanted = input.user;
-    if (wanted.current_password !== undefined && !(await passwords.verify(user.passwordHash, wanted.current_password))) {
+    // An account made through SSO has no password yet: its first one needs only the signed-in session.
+    const hasPassword = user.passwordHash !== NO_PASSWORD;
+    if (hasPassword && (wanted.password !== undefined || wanted.email !== undefined) && !wanted.current_password) {
+      throw AppError.validation(["Current password is required to change the email or password"]);
+    }
+    if (hasPassword && wanted.current_password !== undefined && !(await passwords.verify(user.passwordHash, wanted.current_password))) {
       throw AppError.validation(["Current password is invalid"]);
     }
     const changes: AuditChanges = {};

@@ -21,20 +21,16 @@ export const MemberEnvelopeSchema = z.object({ user: MemberSchema });
 
 const Name = z.string().trim().max(100);
 
-/** Profile changes of the signed-in user; a new password or email needs the current password. */
+/** Profile changes of the signed-in user; a new password or email needs the current password (if the account has one). */
 export const UpdateProfileBodySchema = z.object({
-  user: z
-    .object({
-      first_name: Name.nullable().optional(),
-      last_name: Name.nullable().optional(),
-      email: EmailSchema.optional(),
-      ui_layout: z.enum(["dashboard", "intro"]).optional(),
-      password: PasswordSchema.optional(),
-      current_password: z.string().max(256).optional(),
-    })
-    .refine((user) => (user.password === undefined && user.email === undefined) || user.current_password, {
-      message: "Current password is required to change the email or password",
-    }),
+  user: z.object({
+    first_name: Name.nullable().optional(),
+    last_name: Name.nullable().optional(),
+    email: EmailSchema.optional(),
+    ui_layout: z.enum(["dashboard", "intro"]).optional(),
+    password: PasswordSchema.optional(),
+    current_password: z.string().max(256).optional(),
+  }),
 });
 
 export const UpdateRoleBodySchema = z.object({ role: RoleSchema });

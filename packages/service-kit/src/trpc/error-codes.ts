@@ -5,6 +5,7 @@ import type { ErrorCode } from "@hearth/contracts";
 export const TRPC_CODE_OF: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   bad_request: "BAD_REQUEST",
   unauthorized: "UNAUTHORIZED",
+  invalid_or_expired_code: "UNAUTHORIZED",
   insufficient_scope: "FORBIDDEN",
   forbidden: "FORBIDDEN",
   record_not_found: "NOT_FOUND",
