@@ -97,7 +97,8 @@ export function createProviderHandlers({ db, box, flows, onEventsWritten }: Prov
       });
       return { result: row, provider: row, event: "provider.created" };
     });
-    return providerResource(created as ProviderRow);
+    if (!created) throw new Error("provider creation recorded no result"); // create always answers a row
+    return providerResource(created);
   };
 
   const update: LocalHandler<"ssoProviders.update"> = async ({ actor, input, request }) => {
