@@ -1,6 +1,8 @@
 import type { Logger } from "@hearth/service-kit";
 import { buildServiceRouter, createServiceServer } from "@hearth/service-kit";
 import type { FinanceDb } from "./db";
+import { createCategoryHandlers } from "./categories/category-handlers";
+import { createCategoryRepository } from "./categories/category-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
 import { createTagHandlers } from "./tags/tag-handlers";
@@ -16,6 +18,7 @@ export interface FinanceDeps {
 export function createFinanceService(deps: FinanceDeps) {
   const router = buildServiceRouter("finance", {
     ...createTagHandlers(createTagRepository(deps.db)),
+    ...createCategoryHandlers(createCategoryRepository(deps.db)),
     ...createMerchantHandlers(createMerchantRepository(deps.db)),
   });
   const server = createServiceServer({

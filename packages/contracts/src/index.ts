@@ -13,6 +13,7 @@ export * from "./resources/auth";
 export * from "./resources/mfa";
 export * from "./resources/members";
 export * from "./resources/sso";
+export * from "./resources/categories";
 export * from "./events/audit-events";
 export * from "./openapi";
 export * from "./money";

@@ -17,10 +17,20 @@ export type Pagination = z.infer<typeof PaginationSchema>;
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 25;
 
-/** page/per_page query parameters: defaults 1 and 25, per_page capped at 100 as the spec says. */
+/** A positive whole number from a query string, or `fallback` for anything else (Sure does not refuse these). */
+const wholeOr = (fallback: number) => (value: unknown) => {
+  const number = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+  return Number.isFinite(number) && number >= 1 ? Math.floor(number) : fallback;
+};
+
+/**
+ * page/per_page query parameters as Sure reads them: page defaults to 1; per_page defaults to 25,
+ * above 100 becomes 100, and below 1 or not a number becomes 25.
+ */
+const QueryNumber = z.union([z.number(), z.string()]).optional();
 export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  page: QueryNumber.transform(wholeOr(1)).describe("Page number (default: 1)"),
+  per_page: QueryNumber.transform((value) => Math.min(wholeOr(DEFAULT_PER_PAGE)(value), MAX_PER_PAGE)).describe("Items per page (default: 25, max: 100)"),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 

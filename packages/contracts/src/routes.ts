@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type RouteDef, defineRoute } from "./route";
 import { PageQuerySchema, UuidSchema } from "./primitives";
+import { CategoryCollectionSchema, CategoryListQuerySchema, CategorySchema, CreateCategoryBodySchema, UpdateCategoryBodySchema } from "./resources/categories";
 import { CreateTagBodySchema, TagSchema, UpdateTagBodySchema } from "./resources/tags";
 import { CreateMerchantBodySchema, MerchantSchema } from "./resources/merchants";
 import { ChatCollectionSchema, ChatDetailSchema, CreateChatBodySchema } from "./resources/chats";
@@ -22,6 +23,67 @@ export const routes = {
   ...ssoRoutes,
 
   // --- finance ---
+  "categories.list": defineRoute({
+    method: "GET",
+    path: "/api/v1/categories",
+    summary: "List categories (a new family starts with a default set)",
+    tag: "Categories",
+    owner: "finance",
+    procedure: "categories.list",
+    query: CategoryListQuerySchema,
+    response: CategoryCollectionSchema,
+    status: 200,
+    access: READ,
+  }),
+  "categories.get": defineRoute({
+    method: "GET",
+    path: "/api/v1/categories/:id",
+    summary: "Retrieve a category",
+    tag: "Categories",
+    owner: "finance",
+    procedure: "categories.get",
+    params: IdParams,
+    response: CategorySchema,
+    status: 200,
+    access: READ,
+  }),
+  "categories.create": defineRoute({
+    method: "POST",
+    path: "/api/v1/categories",
+    summary: "Create a category or, with parent_id, a subcategory (two levels at most)",
+    tag: "Categories",
+    owner: "finance",
+    procedure: "categories.create",
+    body: CreateCategoryBodySchema,
+    response: CategorySchema,
+    status: 201,
+    access: WRITE,
+  }),
+  "categories.update": defineRoute({
+    method: "PATCH",
+    path: "/api/v1/categories/:id",
+    summary: "Update a category",
+    tag: "Categories",
+    owner: "finance",
+    procedure: "categories.update",
+    params: IdParams,
+    body: UpdateCategoryBodySchema,
+    response: CategorySchema,
+    status: 200,
+    access: WRITE,
+  }),
+  "categories.delete": defineRoute({
+    method: "DELETE",
+    path: "/api/v1/categories/:id",
+    summary: "Delete a category (its subcategories become top-level)",
+    tag: "Categories",
+    owner: "finance",
+    procedure: "categories.delete",
+    params: IdParams,
+    response: null,
+    status: 204,
+    access: WRITE,
+  }),
   "tags.list": defineRoute({
     method: "GET",
     path: "/api/v1/tags",

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TagSchema, MerchantSchema } from "@hearth/contracts";
+import { CategoryCollectionSchema, CategorySchema, MerchantSchema, TagSchema } from "@hearth/contracts";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
 
@@ -135,5 +135,34 @@ describe("a service that is down", () => {
       await system.services.finance.start();
     }
     expect((await api.get("/api/v1/tags", { apiKey: alice.readKey })).status).toBe(200);
+  });
+});
+
+describe("categories", () => {
+  it("lists the family's default set with Sure's pagination, reading query strings as Sure does", async () => {
+    const res = await api.get("/api/v1/categories?roots_only=true&per_page=3&page=2", { apiKey: alice.readKey });
+    expect(res.status).toBe(200);
+    const page = CategoryCollectionSchema.parse(res.body);
+    expect(page.categories).toHaveLength(3);
+    expect(page.categories.every((category) => category.parent === null)).toBe(true);
+    expect(page.pagination).toMatchObject({ page: 2, per_page: 3 });
+    expect((await api.get("/api/v1/categories?per_page=1000", { apiKey: alice.readKey })).body.pagination.per_page).toBe(100);
+    expect((await api.get("/api/v1/categories?per_page=nope", { apiKey: alice.readKey })).body.pagination.per_page).toBe(25);
+  });
+
+  it("creates a subcategory (201), needs the write scope, and keeps each family's categories its own", async () => {
+    const parent = await api.post("/api/v1/categories", { category: { name: "Hobbies", icon: "palette" } }, { apiKey: alice.writeKey });
+    expect(parent.status).toBe(201);
+    const child = await api.post("/api/v1/categories", { category: { name: "Pottery", parent_id: parent.body.id } }, { apiKey: alice.writeKey });
+    expect(child.status).toBe(201);
+    expect(CategorySchema.parse(child.body)).toMatchObject({ parent: { id: parent.body.id, name: "Hobbies" }, color: parent.body.color });
+    expect((await api.post("/api/v1/categories", { category: { name: "Nope" } }, { apiKey: alice.readKey })).status).toBe(403);
+    expect((await api.post("/api/v1/categories", { category: { name: "Hobbies" } }, { apiKey: alice.writeKey })).status).toBe(422);
+    expect((await api.post("/api/v1/categories", {}, { apiKey: alice.writeKey })).status).toBe(422);
+    expect((await api.get(`/api/v1/categories/${parent.body.id}`, { apiKey: bob.readKey })).status).toBe(404);
+    expect((await api.get(`/api/v1/categories/${MISSING_ID}`, { apiKey: alice.readKey })).status).toBe(404);
+    expect((await api.patch(`/api/v1/categories/${child.body.id}`, { category: { name: "Ceramics" } }, { apiKey: alice.writeKey })).body.name).toBe("Ceramics");
+    expect((await api.delete(`/api/v1/categories/${parent.body.id}`, { apiKey: alice.writeKey })).status).toBe(204);
+    expect((await api.get(`/api/v1/categories/${child.body.id}`, { apiKey: alice.readKey })).body.parent).toBeNull();
   });
 });
