@@ -3,6 +3,8 @@ import { buildServiceRouter, createServiceServer } from "@hearth/service-kit";
 import type { FinanceDb } from "./db";
 import { createCategoryHandlers } from "./categories/category-handlers";
 import { createCategoryRepository } from "./categories/category-repository";
+import { createFamilySettingsHandlers } from "./family-settings/family-settings-handlers";
+import { createFamilySettingsRepository } from "./family-settings/family-settings-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
 import { createTagHandlers } from "./tags/tag-handlers";
@@ -19,6 +21,7 @@ export function createFinanceService(deps: FinanceDeps) {
   const router = buildServiceRouter("finance", {
     ...createTagHandlers(createTagRepository(deps.db)),
     ...createCategoryHandlers(createCategoryRepository(deps.db)),
+    ...createFamilySettingsHandlers(createFamilySettingsRepository(deps.db)),
     ...createMerchantHandlers(createMerchantRepository(deps.db)),
   });
   const server = createServiceServer({

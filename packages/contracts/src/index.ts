@@ -14,6 +14,7 @@ export * from "./resources/mfa";
 export * from "./resources/members";
 export * from "./resources/sso";
 export * from "./resources/categories";
+export * from "./resources/family-settings";
 export * from "./events/audit-events";
 export * from "./openapi";
 export * from "./money";

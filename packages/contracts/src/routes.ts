@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type RouteDef, defineRoute } from "./route";
 import { PageQuerySchema, UuidSchema } from "./primitives";
 import { CategoryCollectionSchema, CategoryListQuerySchema, CategorySchema, CreateCategoryBodySchema, UpdateCategoryBodySchema } from "./resources/categories";
+import { FamilySettingsSchema, UpdateFamilySettingsBodySchema } from "./resources/family-settings";
 import { CreateTagBodySchema, TagSchema, UpdateTagBodySchema } from "./resources/tags";
 import { CreateMerchantBodySchema, MerchantSchema } from "./resources/merchants";
 import { ChatCollectionSchema, ChatDetailSchema, CreateChatBodySchema } from "./resources/chats";
@@ -23,6 +24,29 @@ export const routes = {
   ...ssoRoutes,
 
   // --- finance ---
+  "familySettings.get": defineRoute({
+    method: "GET",
+    path: "/api/v1/family_settings",
+    summary: "Retrieve family settings",
+    tag: "Family Settings",
+    owner: "finance",
+    procedure: "familySettings.get",
+    response: FamilySettingsSchema,
+    status: 200,
+    access: READ,
+  }),
+  "familySettings.update": defineRoute({
+    method: "PATCH",
+    path: "/api/v1/family_settings",
+    summary: "Change family settings (admins only)",
+    tag: "Family Settings",
+    owner: "finance",
+    procedure: "familySettings.update",
+    body: UpdateFamilySettingsBodySchema,
+    response: FamilySettingsSchema,
+    status: 200,
+    access: { auth: "any", scope: "read_write", role: "admin" },
+  }),
   "categories.list": defineRoute({
     method: "GET",
     path: "/api/v1/categories",

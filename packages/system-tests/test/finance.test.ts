@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CategoryCollectionSchema, CategorySchema, MerchantSchema, TagSchema } from "@hearth/contracts";
+import { CategoryCollectionSchema, CategorySchema, FamilySettingsSchema, MerchantSchema, TagSchema } from "@hearth/contracts";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
 
@@ -164,5 +164,19 @@ describe("categories", () => {
     expect((await api.patch(`/api/v1/categories/${child.body.id}`, { category: { name: "Ceramics" } }, { apiKey: alice.writeKey })).body.name).toBe("Ceramics");
     expect((await api.delete(`/api/v1/categories/${parent.body.id}`, { apiKey: alice.writeKey })).status).toBe(204);
     expect((await api.get(`/api/v1/categories/${child.body.id}`, { apiKey: alice.readKey })).body.parent).toBeNull();
+  });
+});
+
+describe("family settings", () => {
+  it("are read with any key of the family and changed by an admin only", async () => {
+    const read = await api.get("/api/v1/family_settings", { apiKey: alice.readKey });
+    expect(read.status).toBe(200);
+    expect(FamilySettingsSchema.parse(read.body)).toMatchObject({ currency: "USD", month_start_day: 1 });
+    const changed = await api.patch("/api/v1/family_settings", { family_settings: { month_start_day: 15 } }, { apiKey: alice.writeKey });
+    expect(changed.status).toBe(200);
+    expect(changed.body.month_start_day).toBe(15);
+    expect((await api.patch("/api/v1/family_settings", { family_settings: { month_start_day: 29 } }, { apiKey: alice.writeKey })).status).toBe(422);
+    expect((await api.patch("/api/v1/family_settings", { family_settings: { month_start_day: 2 } }, { apiKey: alice.readKey })).status).toBe(403);
+    expect((await api.get("/api/v1/family_settings", { apiKey: bob.readKey })).body.month_start_day).toBe(1);
   });
 });
