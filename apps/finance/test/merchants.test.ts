@@ -15,6 +15,8 @@ const as = (actor: Actor) => ({
   list: () => finance.call("merchants.list", "query", {}, contextOf(actor)) as Promise<Merchant[]>,
   get: (id: string) => finance.call("merchants.get", "query", { id }, contextOf(actor)) as Promise<Merchant>,
   create: (merchant: unknown) => finance.call("merchants.create", "mutation", { merchant }, contextOf(actor)) as Promise<Merchant>,
+  update: (id: string, merchant: unknown) => finance.call("merchants.update", "mutation", { id, merchant }, contextOf(actor)) as Promise<Merchant>,
+  delete: (id: string) => finance.call("merchants.delete", "mutation", { id }, contextOf(actor)),
 });
 
 describe("finance merchants", () => {
@@ -50,5 +52,24 @@ describe("finance merchants", () => {
       const error = await expectAppError(as(alice).create(merchant), "validation_failed");
       expect(error.errors?.length, JSON.stringify(merchant)).toBeGreaterThan(0);
     }
+  });
+
+  it("renames, recolours and deletes a family merchant; another family gets 404; names stay unique", async () => {
+    const merchant = await as(alice).create({ name: "Edit Bakery" });
+    await as(alice).create({ name: "Edit Butcher" });
+    const renamed = MerchantSchema.parse(await as(alice).update(merchant.id, { name: " Village Bakery ", color: "#112233" }));
+    expect(renamed).toMatchObject({ id: merchant.id, name: "Village Bakery" });
+    expect((await finance.db.merchant.findUniqueOrThrow({ where: { id: merchant.id } })).color).toBe("#112233");
+    await expectAppError(as(alice).update(merchant.id, { name: "Edit Butcher" }), "validation_failed");
+    await expectAppError(as(bob).update(merchant.id, { name: "Mine" }), "record_not_found");
+    await expectAppError(as(bob).delete(merchant.id), "record_not_found");
+    await as(alice).delete(merchant.id);
+    await expectAppError(as(alice).get(merchant.id), "record_not_found");
+  });
+
+  it("leaves provider merchants as their provider made them", async () => {
+    const row = await finance.db.merchant.create({ data: { familyId: alice.familyId, name: "Provider Coffee", kind: "ProviderMerchant" } });
+    await expectAppError(as(alice).update(row.id, { name: "Renamed" }), "validation_failed");
+    await expectAppError(as(alice).delete(row.id), "validation_failed");
   });
 });

@@ -4,7 +4,7 @@ import { PageQuerySchema, UuidSchema } from "./primitives";
 import { CategoryCollectionSchema, CategoryListQuerySchema, CategorySchema, CreateCategoryBodySchema, UpdateCategoryBodySchema } from "./resources/categories";
 import { FamilySettingsSchema, UpdateFamilySettingsBodySchema } from "./resources/family-settings";
 import { CreateTagBodySchema, TagSchema, UpdateTagBodySchema } from "./resources/tags";
-import { CreateMerchantBodySchema, MerchantSchema } from "./resources/merchants";
+import { CreateMerchantBodySchema, MerchantSchema, UpdateMerchantBodySchema } from "./resources/merchants";
 import { ChatCollectionSchema, ChatDetailSchema, CreateChatBodySchema } from "./resources/chats";
 import { PushSubscriptionSchema, RegisterPushSubscriptionBodySchema } from "./resources/push-subscriptions";
 import { AuditLogListSchema, AuditLogQuerySchema } from "./events/audit-events";
@@ -201,6 +201,31 @@ export const routes = {
     body: CreateMerchantBodySchema,
     response: MerchantSchema,
     status: 201,
+    access: WRITE,
+  }),
+  "merchants.update": defineRoute({
+    method: "PATCH",
+    path: "/api/v1/merchants/:id",
+    summary: "Rename or recolour a family merchant (provider merchants are read-only)",
+    tag: "Merchants",
+    owner: "finance",
+    procedure: "merchants.update",
+    params: IdParams,
+    body: UpdateMerchantBodySchema,
+    response: MerchantSchema,
+    status: 200,
+    access: WRITE,
+  }),
+  "merchants.delete": defineRoute({
+    method: "DELETE",
+    path: "/api/v1/merchants/:id",
+    summary: "Delete a family merchant",
+    tag: "Merchants",
+    owner: "finance",
+    procedure: "merchants.delete",
+    params: IdParams,
+    response: null,
+    status: 204,
     access: WRITE,
   }),
 

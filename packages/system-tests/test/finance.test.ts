@@ -180,3 +180,16 @@ describe("family settings", () => {
     expect((await api.get("/api/v1/family_settings", { apiKey: bob.readKey })).body.month_start_day).toBe(1);
   });
 });
+
+describe("merchants: update and delete", () => {
+  it("renames with write scope, 404s another family, and deletes (204)", async () => {
+    const created = await api.post("/api/v1/merchants", { merchant: { name: "Edit Me" } }, { apiKey: alice.writeKey });
+    const renamed = await api.patch(`/api/v1/merchants/${created.body.id}`, { merchant: { name: "Edited" } }, { apiKey: alice.writeKey });
+    expect(renamed.status).toBe(200);
+    expect(MerchantSchema.parse(renamed.body).name).toBe("Edited");
+    expect((await api.patch(`/api/v1/merchants/${created.body.id}`, { merchant: { name: "x" } }, { apiKey: alice.readKey })).status).toBe(403);
+    expect((await api.delete(`/api/v1/merchants/${created.body.id}`, { apiKey: bob.writeKey })).status).toBe(404);
+    expect((await api.delete(`/api/v1/merchants/${created.body.id}`, { apiKey: alice.writeKey })).status).toBe(204);
+    expect((await api.get(`/api/v1/merchants/${created.body.id}`, { apiKey: alice.readKey })).status).toBe(404);
+  });
+});

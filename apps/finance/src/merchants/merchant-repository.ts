@@ -7,7 +7,18 @@ export function toMerchantResource(row: MerchantRow): Merchant {
   return { id: row.id, name: row.name, type: row.kind, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
 }
 
+const NAME_TAKEN = AppError.validation(["Name has already been taken"]);
+const PROVIDER_MERCHANT = AppError.validation(["Merchants from a provider cannot be changed or deleted"]);
+
 export function createMerchantRepository(db: FinanceDb) {
+  /** A family merchant of the family: provider merchants come from connections and stay as they are. */
+  async function ownMerchant(familyId: string, id: string) {
+    const row = await db.merchant.findFirst({ where: { id, familyId } });
+    if (!row) throw AppError.notFound("Merchant");
+    if (row.kind !== "FamilyMerchant") throw PROVIDER_MERCHANT;
+    return row;
+  }
+
   return {
     list(familyId: string) {
       return db.merchant.findMany({ where: { familyId }, orderBy: [{ name: "asc" }, { id: "asc" }] });
@@ -23,9 +34,27 @@ export function createMerchantRepository(db: FinanceDb) {
       try {
         return await db.merchant.create({ data: { familyId, name: data.name, color: data.color ?? null } });
       } catch (err) {
-        if (isUniqueViolation(err)) throw AppError.validation(["Name has already been taken"]);
+        if (isUniqueViolation(err)) throw NAME_TAKEN;
         throw err;
       }
+    },
+
+    async update(familyId: string, id: string, data: { name?: string | undefined; color?: string | null | undefined }) {
+      const row = await ownMerchant(familyId, id);
+      try {
+        return await db.merchant.update({
+          where: { id: row.id },
+          data: { ...(data.name !== undefined ? { name: data.name } : {}), ...(data.color !== undefined ? { color: data.color } : {}) },
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw NAME_TAKEN;
+        throw err;
+      }
+    },
+
+    async delete(familyId: string, id: string) {
+      const row = await ownMerchant(familyId, id);
+      await db.merchant.delete({ where: { id: row.id } });
     },
   };
 }

@@ -12,9 +12,12 @@ export const MerchantSchema = z.object({
 });
 export type Merchant = z.infer<typeof MerchantSchema>;
 
+const MerchantName = z.string().trim().min(1, { message: "Name can't be blank" }).max(200, { message: "Name is too long (maximum is 200 characters)" });
+
 export const CreateMerchantBodySchema = z.object({
-  merchant: z.object({
-    name: z.string().trim().min(1, { message: "Name can't be blank" }).max(200, { message: "Name is too long (maximum is 200 characters)" }),
-    color: HexColorSchema.optional(),
-  }),
+  merchant: z.object({ name: MerchantName, color: HexColorSchema.optional() }),
+});
+
+export const UpdateMerchantBodySchema = z.object({
+  merchant: z.object({ name: MerchantName.optional(), color: HexColorSchema.nullable().optional() }),
 });
