@@ -1,14 +1,11 @@
-import { buildServiceRouter, createServiceServer, kafkaBrokersOf, type Logger } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer, databaseReadiness, kafkaBrokersOf, type ServiceDeps } from "@hearth/service-kit";
 import type { RunningConsumer } from "@hearth/service-kit/events";
 import { startAuditEventConsumer } from "./audit-log/audit-event-consumer";
 import { createAuditLogHandlers, createIngestHandlers } from "./audit-log/audit-log-handlers";
 import { createAuditLogRepository } from "./audit-log/audit-log-repository";
 import type { AuditDb } from "./db";
 
-export interface AuditDeps {
-  db: AuditDb;
-  log: Logger;
-  internalAuthSecret: string;
+export interface AuditDeps extends ServiceDeps<AuditDb> {
   /** Comma-separated brokers; without them events arrive through `events.ingest` only. */
   kafkaBrokers?: string | undefined;
   consumerGroupId?: string;
@@ -22,9 +19,7 @@ export function createAuditService(deps: AuditDeps) {
     router,
     log: deps.log,
     internalAuthSecret: deps.internalAuthSecret,
-    readiness: async () => {
-      await deps.db.$queryRaw`SELECT 1`;
-    },
+    readiness: databaseReadiness(deps.db),
   });
   let consumer: RunningConsumer | null = null;
   const brokers = kafkaBrokersOf(deps.kafkaBrokers);

@@ -1,14 +1,9 @@
-import type { Logger } from "@hearth/service-kit";
-import { buildServiceRouter, createServiceServer } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer, databaseReadiness, type ServiceDeps } from "@hearth/service-kit";
 import { createChatHandlers } from "./chats/chat-handlers";
 import { createChatRepository } from "./chats/chat-repository";
 import type { ChatDb } from "./db";
 
-export interface ChatDeps {
-  db: ChatDb;
-  log: Logger;
-  internalAuthSecret: string;
-}
+export type ChatDeps = ServiceDeps<ChatDb>;
 
 /** Wires the chat service by hand: repository, handlers, router, server. Tests start exactly this. */
 export function createChatService(deps: ChatDeps) {
@@ -20,9 +15,7 @@ export function createChatService(deps: ChatDeps) {
     router,
     log: deps.log,
     internalAuthSecret: deps.internalAuthSecret,
-    readiness: async () => {
-      await deps.db.$queryRaw`SELECT 1`;
-    },
+    readiness: databaseReadiness(deps.db),
   });
   return { router, server };
 }

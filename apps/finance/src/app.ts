@@ -1,5 +1,4 @@
-import type { Logger } from "@hearth/service-kit";
-import { buildServiceRouter, createServiceServer } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer, databaseReadiness, type ServiceDeps } from "@hearth/service-kit";
 import type { FinanceDb } from "./db";
 import { createCategoryHandlers } from "./categories/category-handlers";
 import { createCategoryRepository } from "./categories/category-repository";
@@ -10,11 +9,7 @@ import { createMerchantRepository } from "./merchants/merchant-repository";
 import { createTagHandlers } from "./tags/tag-handlers";
 import { createTagRepository } from "./tags/tag-repository";
 
-export interface FinanceDeps {
-  db: FinanceDb;
-  log: Logger;
-  internalAuthSecret: string;
-}
+export type FinanceDeps = ServiceDeps<FinanceDb>;
 
 /** Wires the finance service by hand: repositories, handlers, router, server. Tests start exactly this. */
 export function createFinanceService(deps: FinanceDeps) {
@@ -29,9 +24,7 @@ export function createFinanceService(deps: FinanceDeps) {
     router,
     log: deps.log,
     internalAuthSecret: deps.internalAuthSecret,
-    readiness: async () => {
-      await deps.db.$queryRaw`SELECT 1`;
-    },
+    readiness: databaseReadiness(deps.db),
   });
   return { router, server };
 }

@@ -1,14 +1,9 @@
-import type { Logger } from "@hearth/service-kit";
-import { buildServiceRouter, createServiceServer } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer, databaseReadiness, type ServiceDeps } from "@hearth/service-kit";
 import type { NotificationsDb } from "./db";
 import { createPushSubscriptionHandlers } from "./push-subscriptions/push-subscription-handlers";
 import { createPushSubscriptionRepository } from "./push-subscriptions/push-subscription-repository";
 
-export interface NotificationsDeps {
-  db: NotificationsDb;
-  log: Logger;
-  internalAuthSecret: string;
-}
+export type NotificationsDeps = ServiceDeps<NotificationsDb>;
 
 /** Wires the notifications service by hand: repository, handlers, router, server. Tests start exactly this. */
 export function createNotificationsService(deps: NotificationsDeps) {
@@ -20,9 +15,7 @@ export function createNotificationsService(deps: NotificationsDeps) {
     router,
     log: deps.log,
     internalAuthSecret: deps.internalAuthSecret,
-    readiness: async () => {
-      await deps.db.$queryRaw`SELECT 1`;
-    },
+    readiness: databaseReadiness(deps.db),
   });
   return { router, server };
 }

@@ -1,3 +1,9 @@
+import { z } from "zod";
+import { UuidSchema } from "./primitives";
+
+/** The `:id` path parameter of a resource route. */
+export const IdParams = z.object({ id: UuidSchema });
+
 /** The access rules routes share; `as const` keeps them literal for the route types. */
 export const READ = { auth: "any", scope: "read" } as const;
 export const WRITE = { auth: "any", scope: "read_write" } as const;

@@ -1,6 +1,4 @@
-import { z } from "zod";
 import { defineRoute } from "./route";
-import { UuidSchema } from "./primitives";
 import { ApiKeyListSchema, CreateApiKeyBodySchema, CreatedApiKeySchema } from "./resources/api-keys";
 import { AuthResponseSchema, LoginBodySchema, RefreshBodySchema, SignupBodySchema, TokenResponseSchema, UserEnvelopeSchema } from "./resources/auth";
 import { MfaBackupCodesSchema, MfaCodeBodySchema, MfaEnrolmentSchema, MfaStatusSchema } from "./resources/mfa";
@@ -13,9 +11,7 @@ import {
   UpdateProfileBodySchema,
   UpdateRoleBodySchema,
 } from "./resources/members";
-import { ADMIN_READ, ADMIN_WRITE, BEARER_READ, BEARER_WRITE, PUBLIC, READ, WRITE } from "./route-access";
-
-const IdParams = z.object({ id: UuidSchema });
+import { ADMIN_READ, ADMIN_WRITE, BEARER_READ, BEARER_WRITE, IdParams, PUBLIC, READ, WRITE } from "./route-access";
 
 /** Identity routes: served by the gateway itself, from its own database. */
 export const identityRoutes = {

@@ -1,6 +1,4 @@
-import { z } from "zod";
 import { defineRoute } from "./route";
-import { UuidSchema } from "./primitives";
 import { AuthResponseSchema } from "./resources/auth";
 import {
   CreateSsoProviderBodySchema,
@@ -17,9 +15,8 @@ import {
   SsoTestBodySchema,
   UpdateSsoProviderBodySchema,
 } from "./resources/sso";
-import { ADMIN_READ, ADMIN_WRITE, BEARER_READ, BEARER_WRITE, PUBLIC } from "./route-access";
+import { ADMIN_READ, ADMIN_WRITE, BEARER_READ, BEARER_WRITE, IdParams, PUBLIC } from "./route-access";
 
-const IdParams = z.object({ id: UuidSchema });
 const common = { tag: "SSO", owner: "gateway" } as const;
 
 /** OpenID Connect sign-in (Sure's mobile SSO endpoints) and the family admins' provider settings. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type RouteDef, defineRoute } from "./route";
-import { PageQuerySchema, UuidSchema } from "./primitives";
+import { PageQuerySchema } from "./primitives";
 import { CategoryCollectionSchema, CategoryListQuerySchema, CategorySchema, CreateCategoryBodySchema, UpdateCategoryBodySchema } from "./resources/categories";
 import { FamilySettingsSchema, UpdateFamilySettingsBodySchema } from "./resources/family-settings";
 import { CreateTagBodySchema, TagSchema, UpdateTagBodySchema } from "./resources/tags";
@@ -11,9 +11,7 @@ import { AuditLogListSchema, AuditLogQuerySchema } from "./events/audit-events";
 import type { RouteOwner } from "./route";
 import { identityRoutes } from "./routes-identity";
 import { ssoRoutes } from "./routes-sso";
-import { READ, WRITE } from "./route-access";
-
-const IdParams = z.object({ id: UuidSchema });
+import { IdParams, READ, WRITE } from "./route-access";
 
 /**
  * Every public route of Hearth, keyed by the procedure that serves it. Paths, parameters,

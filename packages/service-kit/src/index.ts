@@ -7,7 +7,7 @@ export { messagesOf } from "./zod-messages";
 export { TRPC_CODE_OF } from "./trpc/error-codes";
 export { t, actorProcedure, internalProcedure, appErrorToTrpc, type ActorContext, type ServiceContext } from "./trpc/server";
 export { buildServiceRouter, inputSchemaOf, type RouteHandler, type RouteHandlers, type InternalHandlers, type InternalCallContext } from "./trpc/implement";
-export { createServiceServer, listen, type RunningServer, type ServiceServerOptions } from "./trpc/service-server";
+export { createServiceServer, databaseReadiness, listen, type RunningServer, type ServiceDeps, type ServiceServerOptions } from "./trpc/service-server";
 export { createServiceClient, type ServiceCall, type CallKind, type ServiceClientOptions } from "./trpc/service-client";
 export { isUniqueViolation, isDatabaseUnavailable } from "./prisma-errors";
 export { runService, type RunServiceOptions, type ServiceParts } from "./run-service";

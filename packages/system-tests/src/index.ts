@@ -3,3 +3,4 @@ export { apiClient, type ApiClient, type ApiResponse, type RequestOptions } from
 export { signUpUser, logIn, TEST_PASSWORD, DEVICE, type TestUser } from "./users";
 export { eventually } from "./eventually";
 export { expectAuditEntries, pendingOutboxCount, type AuditEntry } from "./audit-helpers";
+export { APP_REDIRECT, followSsoCallback, ssoProviderSettings, ssoSignIn } from "./sso";

@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_EVENT_SEVERITY, AuditLogListSchema, type AuditEventType, type AuditLogEntry, type Severity } from "@hearth/contracts";
 import { startOidcProvider, testKafkaBrokers, testPostgresAdminUrl, type OidcTestUser, type TestOidcProvider } from "@hearth/test-kit";
 import {
+  APP_REDIRECT,
   DEVICE,
+  followSsoCallback,
+  ssoProviderSettings,
+  ssoSignIn,
   TEST_PASSWORD,
   apiClient,
   eventually,
@@ -24,7 +28,6 @@ import {
 const brokers = testKafkaBrokers() ?? undefined;
 if (!brokers && process.env.REQUIRE_KAFKA === "1") throw new Error("REQUIRE_KAFKA=1 but the run has no Kafka: the audit catalogue must be proven over it");
 
-const APP = "hearth://oauth/callback";
 const CLIENT_SECRET = "catalogue-client-secret-0001";
 const IDLE_SECONDS = 2;
 /** How Express reports a client on the loopback interface (the gateway listens on 127.0.0.1). */
@@ -120,17 +123,7 @@ const asAdmin = (cause?: Cause) => ({ token: admin.accessToken, ...(cause ? { he
 const adminUser = () => ({ id: admin.id, email: admin.email });
 
 function createProvider(name: string, overrides: Record<string, unknown> = {}, cause?: Cause) {
-  const settings = {
-    name,
-    issuer: idp.issuer,
-    client_id: "hearth",
-    client_secret: CLIENT_SECRET,
-    allow_account_creation: true,
-    role_claim: "groups",
-    admin_claim_values: ["hearth-admins"],
-    ...overrides,
-  };
-  return api.post("/api/v1/sso_providers", { sso_provider: settings }, asAdmin(cause));
+  return api.post("/api/v1/sso_providers", { sso_provider: ssoProviderSettings(idp, CLIENT_SECRET, name, overrides) }, asAdmin(cause));
 }
 
 /** A new admin session of the main admin (so the session the test reads the log with stays untouched). */
@@ -149,19 +142,8 @@ async function inviteMember(label: string, cause?: Cause): Promise<{ id: string;
   return { id: signup.user.id, email, accessToken: signup.access_token };
 }
 
-/** The browser's trip: our authorize URL, the provider's login as `sub`, then the callback to the gateway (sent with `headers`). */
-async function signInAt(sub: string, providerId: string, headers: Record<string, string> = {}): Promise<URL> {
-  const device = new URLSearchParams({ ...DEVICE, redirect_uri: APP });
-  const start = await expectStatus(api.get(`/api/v1/auth/sso/${providerId}/authorize?${device.toString()}`), 200);
-  return followCallback(await idp.authorize(start.authorization_url, sub), headers);
-}
-
-/** The callback request to the gateway; answers where it sends the app. */
-async function followCallback(callback: URL, headers: Record<string, string> = {}): Promise<URL> {
-  const res = await fetch(callback, { redirect: "manual", headers });
-  expect(res.status).toBe(302);
-  return new URL(res.headers.get("location") ?? "");
-}
+const signInAt = (sub: string, providerId: string, headers: Record<string, string> = {}) => ssoSignIn(api, idp, providerId, sub, headers);
+const followCallback = followSsoCallback;
 
 /** Links the provider identity behind `linkingCode` to the admin's account (proven by their password). */
 function linkToAdmin(linkingCode: string | null, cause: Cause) {
@@ -291,7 +273,7 @@ const catalogue: Record<AuditEventType, Row> = {
     severity: "info",
     act: async (cause) => {
       // The admin starts the test; the event is recorded at the provider's redirect back to the gateway.
-      const started = await expectStatus(api.post(`/api/v1/sso_providers/${toggledProviderId}/test`, { redirect_uri: APP }, asAdmin()), 200);
+      const started = await expectStatus(api.post(`/api/v1/sso_providers/${toggledProviderId}/test`, { redirect_uri: APP_REDIRECT }, asAdmin()), 200);
       const back = await followCallback(await idp.authorize(started.authorization_url, linked.sub), cause.headers);
       expect(back.searchParams.get("sso_test")).toBe("ok");
       return { user: adminUser() };

@@ -1,10 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOidcProvider, testPostgresAdminUrl, type OidcTestUser, type TestOidcProvider } from "@hearth/test-kit";
-import { DEVICE, TEST_PASSWORD, apiClient, expectAuditEntries, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
+import {
+  DEVICE,
+  TEST_PASSWORD,
+  apiClient,
+  expectAuditEntries,
+  signUpUser,
+  startSystem,
+  type ApiClient,
+  type TestSystem,
+  type TestUser,
+  APP_REDIRECT,
+  followSsoCallback,
+  ssoProviderSettings,
+  ssoSignIn,
+} from "../src";
 
 // SSO end to end: a real OpenID provider (oidc-provider) on a loopback port, the gateway as
 // relying party, and the app's side played by this test (Sure's mobile endpoints).
-const APP = "hearth://oauth/callback";
+const APP = APP_REDIRECT;
 const CLIENT_SECRET = "provider-client-secret-0001";
 const alice: OidcTestUser = {
   sub: "alice-sub",
@@ -39,32 +53,9 @@ afterAll(async () => {
   await system?.stop();
 });
 
-function providerSettings(name: string, overrides: Record<string, unknown> = {}) {
-  return {
-    name,
-    issuer: idp.issuer,
-    client_id: "hearth",
-    client_secret: CLIENT_SECRET,
-    allow_account_creation: true,
-    role_claim: "groups",
-    admin_claim_values: ["hearth-admins"],
-    ...overrides,
-  };
-}
-
-/** The browser's trip: our authorize URL, the provider's login as `sub`, back to our callback; answers where the gateway sends the app. */
-async function signInAt(sub: string, id = providerId): Promise<URL> {
-  const device = new URLSearchParams({ ...DEVICE, redirect_uri: APP });
-  const start = await api.get(`/api/v1/auth/sso/${id}/authorize?${device.toString()}`);
-  expect(start.status).toBe(200);
-  return followCallback(await idp.authorize(start.body.authorization_url, sub));
-}
-
-async function followCallback(callback: URL): Promise<URL> {
-  const res = await fetch(callback, { redirect: "manual" });
-  expect(res.status).toBe(302);
-  return new URL(res.headers.get("location") ?? "");
-}
+const providerSettings = (name: string, overrides: Record<string, unknown> = {}) => ssoProviderSettings(idp, CLIENT_SECRET, name, overrides);
+const signInAt = (sub: string, id = providerId) => ssoSignIn(api, idp, id, sub);
+const followCallback = (callback: URL) => followSsoCallback(callback);
 
 describe("SSO provider administration", () => {
   it("creates a provider without ever showing its secret, which is stored sealed; every change is audited", async () => {

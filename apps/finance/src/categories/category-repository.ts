@@ -36,8 +36,16 @@ export interface CategoryInput {
 
 /** Every query is scoped by the family of the verified caller; a family gets the default set on first use. */
 export function createCategoryRepository(db: FinanceDb) {
+  // Families known to be seeded: after the first request a family's reads cost no seeding query.
+  const seeded = new Set<string>();
+
   /** Seeds the defaults once per family (a family that deleted them all does not get them back). */
   async function ensureDefaults(familyId: string): Promise<void> {
+    if (seeded.has(familyId)) return;
+    if (await db.categoryDefaultsSeeded.findUnique({ where: { familyId }, select: { familyId: true } })) {
+      seeded.add(familyId);
+      return;
+    }
     await db.$transaction(async (tx) => {
       const { count } = await tx.categoryDefaultsSeeded.createMany({ data: [{ familyId }], skipDuplicates: true });
       if (count === 0) return;
@@ -52,6 +60,7 @@ export function createCategoryRepository(db: FinanceDb) {
         });
       }
     });
+    seeded.add(familyId);
   }
 
   async function find(tx: Tx | FinanceDb, familyId: string, id: string): Promise<CategoryRow> {

@@ -47,7 +47,12 @@ export function toFamilySettingsResource(row: SettingsRow): FamilySettings {
 /** One row per family, made with the defaults the first time it is read or changed. */
 export function createFamilySettingsRepository(db: FinanceDb) {
   return {
-    get: (familyId: string) => db.familySettings.upsert({ where: { familyId }, create: { familyId }, update: {} }),
+    /** A read, except the family's very first one, which makes the row (upsert: two first reads may race). */
+    async get(familyId: string) {
+      return (
+        (await db.familySettings.findUnique({ where: { familyId } })) ?? db.familySettings.upsert({ where: { familyId }, create: { familyId }, update: {} })
+      );
+    },
 
     update(familyId: string, changes: SettingsChanges) {
       const data = {

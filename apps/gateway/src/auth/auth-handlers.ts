@@ -4,6 +4,7 @@ import type { IdentityDb } from "../db";
 import { requireActor, type LocalHandler } from "../local-handlers";
 import { recordIdentityEvent } from "../events/identity-events";
 import type { PasswordHasher } from "./passwords";
+import { ACCOUNT_SUSPENDED, INVALID_LOGIN } from "./auth-errors";
 import { sha256 } from "./secrets";
 import type { LoginThrottle } from "./login-throttle";
 import type { SecondFactor } from "./second-factor";
@@ -25,10 +26,8 @@ export interface AuthHandlerDeps {
   sessionExpiry: SessionExpiry;
 }
 
-const INVALID_LOGIN = new AppError("unauthorized", { message: "Invalid email or password" });
 // Sure's answer to a login of a user with MFA on, without a right code: clients then ask for one.
 const MFA_REQUIRED = new AppError("unauthorized", { message: "Two-factor authentication required", mfaRequired: true });
-const SUSPENDED = new AppError("unauthorized", { message: "This account is suspended" });
 const INVALID_REFRESH = new AppError("unauthorized", { message: "Invalid refresh token" });
 
 export function createAuthHandlers(deps: AuthHandlerDeps) {
@@ -95,7 +94,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
     }
     if (user.suspendedAt) {
       await recordFailure("user_suspended");
-      throw SUSPENDED;
+      throw ACCOUNT_SUSPENDED;
     }
     await deps.throttle.recordSuccess(input.email);
     const membership = user.membership;
@@ -143,7 +142,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       throw INVALID_REFRESH;
     }
     if (session.revokedAt || stored.expiresAt <= now) throw INVALID_REFRESH;
-    if (user.suspendedAt) throw SUSPENDED;
+    if (user.suspendedAt) throw ACCOUNT_SUSPENDED;
     if (deps.sessionExpiry.isIdle(session.lastActiveAt, now)) {
       await deps.sessionExpiry.expire(session.id, request, now);
       throw INVALID_REFRESH;

@@ -2,6 +2,7 @@ import { AppError, type Actor } from "@hearth/contracts";
 import type { IdentityDb } from "../db";
 import type { RequestFacts } from "../local-handlers";
 import type { AccessTokens } from "./access-tokens";
+import { ACCOUNT_SUSPENDED } from "./auth-errors";
 import { sha256 } from "./secrets";
 import type { SessionExpiry } from "./session-expiry";
 
@@ -26,8 +27,6 @@ interface ApiKeyActorRow {
   role: Actor["role"];
 }
 
-const SUSPENDED = new AppError("unauthorized", { message: "This account is suspended" });
-
 export interface Credentials {
   apiKey: string | undefined;
   authorization: string | undefined;
@@ -46,7 +45,7 @@ export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens, 
         FROM api_keys k JOIN users u ON u.id = k.user_id JOIN memberships m ON m.user_id = k.user_id
        WHERE k.key_hash = ${sha256(key)}`;
     if (!row || row.revoked_at) return null;
-    if (row.suspended_at) throw SUSPENDED;
+    if (row.suspended_at) throw ACCOUNT_SUSPENDED;
     const now = new Date();
     if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
       // Recorded at one-minute resolution so a busy key does not turn every read into a write.
@@ -73,7 +72,7 @@ export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens, 
           FROM sessions s JOIN users u ON u.id = s.user_id JOIN memberships m ON m.user_id = s.user_id
          WHERE s.id = ${sessionId}::uuid AND s.user_id = ${actor.userId}::uuid`;
       if (!session || session.revoked_at) throw new AppError("unauthorized", { message: "The session of this access token has ended" });
-      if (session.suspended_at) throw SUSPENDED;
+      if (session.suspended_at) throw ACCOUNT_SUSPENDED;
       const now = new Date();
       if (sessions.isIdle(session.last_active_at, now)) {
         await sessions.expire(sessionId, request, now);

@@ -6,6 +6,9 @@ import type { RequestFacts } from "../local-handlers";
 /** A request's facts, or nulls for what happens in the background (an idle session's sweep). */
 export type EventRequestFacts = Pick<RequestFacts, "ipAddress" | "userAgent"> & { requestId: string | null };
 
+/** How `changes` show a secret that changed (a password, a client secret): never its value. */
+export const FILTERED = "[FILTERED]";
+
 export interface IdentityEventInput {
   familyId: string | null;
   /** Who the event is about (the user who logged in, the member suspended...). */

@@ -92,7 +92,10 @@ export function createOidcClient() {
   }
 
   return {
-    async authorizationUrl(settings: OidcClientSettings, flow: { state: string; nonce: string; codeVerifier: string; redirectUri: string }): Promise<string> {
+    async authorizationUrl(
+      settings: Omit<OidcClientSettings, "clientSecret">,
+      flow: { state: string; nonce: string; codeVerifier: string; redirectUri: string },
+    ): Promise<string> {
       const { discovery } = await discover(settings.issuer);
       const url = new URL(discovery.authorization_endpoint);
       url.search = new URLSearchParams({

@@ -2,7 +2,7 @@ import { AppError, type AuditChanges } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { IdentityDb, IdentityTx } from "../db";
 import type { SecretBox } from "../crypto/secret-box";
-import { recordIdentityEvent } from "../events/identity-events";
+import { FILTERED, recordIdentityEvent } from "../events/identity-events";
 import { requireActor, type LocalHandler, type RequestFacts } from "../local-handlers";
 import { providerResource, type ProviderRow } from "./provider-resource";
 import type { SsoFlows } from "./sso-flows";
@@ -14,7 +14,6 @@ export interface ProviderHandlerDeps {
   onEventsWritten: () => void;
 }
 
-const FILTERED = "[FILTERED]";
 const NAME_TAKEN = AppError.validation(["Name has already been taken"]);
 
 /** The columns an update may change, with the public field each is known by. */

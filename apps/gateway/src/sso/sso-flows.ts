@@ -65,12 +65,9 @@ export function createSsoFlows(db: IdentityDb, box: SecretBox, oidc: OidcClient,
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     return { location: url.toString() };
   };
-  const clientSettings = (provider: ProviderRow) => ({
-    issuer: provider.issuer,
-    clientId: provider.clientId,
-    clientSecret: box.open(provider.clientSecret),
-    scopes: provider.scopes,
-  });
+  const publicSettings = (provider: ProviderRow) => ({ issuer: provider.issuer, clientId: provider.clientId, scopes: provider.scopes });
+  // The secret is unsealed only to redeem a code, the one request that sends it.
+  const clientSettings = (provider: ProviderRow) => ({ ...publicSettings(provider), clientSecret: box.open(provider.clientSecret) });
 
   async function record(
     eventType: AuditEventType,
@@ -115,7 +112,7 @@ export function createSsoFlows(db: IdentityDb, box: SecretBox, oidc: OidcClient,
     const redirectUri = callbackUrl(request);
     let authorizationUrl: string;
     try {
-      authorizationUrl = await oidc.authorizationUrl(clientSettings(provider), { state, nonce, codeVerifier, redirectUri });
+      authorizationUrl = await oidc.authorizationUrl(publicSettings(provider), { state, nonce, codeVerifier, redirectUri });
     } catch (err) {
       if (err instanceof OidcError) throw new AppError("service_unavailable", { message: "The SSO provider cannot be reached" });
       throw err;
@@ -145,10 +142,14 @@ export function createSsoFlows(db: IdentityDb, box: SecretBox, oidc: OidcClient,
     if (!flow || claimed?.count !== 1) throw new AppError("bad_request", { message: "Unknown, used or expired sign-in attempt: start again" });
     const { provider } = flow;
     const testing = flow.purpose === "test";
+    /** A test's outcome is recorded as provider.test for the admin who started it. */
+    const recordTest = async (error?: string) => {
+      const admin = flow.startedById ? await db.user.findUnique({ where: { id: flow.startedById }, select: { id: true, email: true } }) : null;
+      await record("provider.test", provider, request, { user: admin, ...(error ? { error } : {}) });
+    };
     const fail = async (error: string, appError: string) => {
       if (testing) {
-        const admin = flow.startedById ? await db.user.findUnique({ where: { id: flow.startedById }, select: { id: true, email: true } }) : null;
-        await record("provider.test", provider, request, { user: admin, error });
+        await recordTest(error);
         return appUrl(flow.appRedirectUri, { sso_test: "failed", error: appError });
       }
       await record("auth.login.failed", provider, request, { error });
@@ -172,8 +173,7 @@ export function createSsoFlows(db: IdentityDb, box: SecretBox, oidc: OidcClient,
     }
 
     if (testing) {
-      const admin = flow.startedById ? await db.user.findUnique({ where: { id: flow.startedById }, select: { id: true, email: true } }) : null;
-      await record("provider.test", provider, request, { user: admin });
+      await recordTest();
       return appUrl(flow.appRedirectUri, { sso_test: "ok", ...(claims.email ? { email: claims.email } : {}) });
     }
 

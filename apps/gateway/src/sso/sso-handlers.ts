@@ -3,6 +3,7 @@ import { isUniqueViolation } from "@hearth/service-kit";
 import type { IdentityDb, IdentityTx } from "../db";
 import { NO_PASSWORD, type PasswordHasher } from "../auth/passwords";
 import type { LoginThrottle } from "../auth/login-throttle";
+import { INVALID_LOGIN } from "../auth/auth-errors";
 import { sha256 } from "../auth/secrets";
 import type { DeviceFacts, TokenIssuer } from "../auth/token-issuer";
 import { recordIdentityEvent } from "../events/identity-events";
@@ -24,7 +25,6 @@ export interface SsoHandlerDeps {
 const INVALID_CODE = new AppError("invalid_or_expired_code", { message: "Authorization code is invalid or expired" });
 const INVALID_LINKING_CODE = new AppError("unauthorized", { message: "Linking code is invalid or expired" });
 const LINKING_CODE_REQUIRED = new AppError("bad_request", { message: "Linking code is required" });
-const INVALID_LOGIN = new AppError("unauthorized", { message: "Invalid email or password" });
 
 /** Spends a one-time ticket of the given kind inside the transaction, or throws. */
 async function spendTicket(tx: IdentityTx, code: string, kind: "exchange" | "linking", invalid: AppError) {

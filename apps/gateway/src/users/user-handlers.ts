@@ -3,7 +3,7 @@ import { isUniqueViolation } from "@hearth/service-kit";
 import type { IdentityDb } from "../db";
 import { NO_PASSWORD, type PasswordHasher } from "../auth/passwords";
 import { revokeUserSessions } from "../auth/sessions";
-import { recordIdentityEvent } from "../events/identity-events";
+import { FILTERED, recordIdentityEvent } from "../events/identity-events";
 import { requireActor, type LocalHandler } from "../local-handlers";
 import { assertAnotherActiveAdmin, lockFamily } from "./family-admins";
 import { userResource } from "./user-resource";
@@ -13,9 +13,6 @@ export interface UserHandlerDeps {
   passwords: PasswordHasher;
   onEventsWritten: () => void;
 }
-
-/** Audit entries say that a secret changed, never what it was or became. */
-const FILTERED = "[FILTERED]";
 
 /** The signed-in user's own record: read, update, delete, opt in to AI. */
 export function createUserHandlers({ db, passwords, onEventsWritten }: UserHandlerDeps) {

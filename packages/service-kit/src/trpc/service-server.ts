@@ -15,6 +15,20 @@ export interface ServiceServerOptions {
   readiness: () => Promise<void>;
 }
 
+/** What every service is built from: its own database, the process logger, the internal-auth secret. */
+export interface ServiceDeps<Db> {
+  db: Db;
+  log: Logger;
+  internalAuthSecret: string;
+}
+
+/** The usual readiness check: the service's own database answers. */
+export function databaseReadiness(db: { $queryRaw: (query: TemplateStringsArray) => PromiseLike<unknown> }): () => Promise<void> {
+  return async () => {
+    await db.$queryRaw`SELECT 1`;
+  };
+}
+
 export interface RunningServer {
   server: Server;
   url: string;
