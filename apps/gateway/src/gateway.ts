@@ -15,6 +15,7 @@ import { createProviderHandlers } from "./sso/provider-handlers";
 import { createSsoFlows } from "./sso/sso-flows";
 import { createSsoHandlers } from "./sso/sso-handlers";
 import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
+import { createUsageHandler } from "./api-keys/usage-handler";
 import { createUserHandlers } from "./users/user-handlers";
 import { createMemberHandlers } from "./users/member-handlers";
 import { createInvitationHandlers } from "./users/invitation-handlers";
@@ -62,6 +63,8 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     { publicUrl: config.PUBLIC_URL, appRedirectUris: config.SSO_APP_REDIRECT_URIS },
     onEventsWritten,
   );
+  // Made before the handlers: GET /api/v1/usage reports from the limiter that enforces the limit.
+  const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
   const local = {
     ...createAuthHandlers({
       db,
@@ -74,6 +77,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     }),
     ...createMfaHandlers({ db, box, secondFactor, onEventsWritten }),
     ...createApiKeyHandlers(db),
+    ...createUsageHandler(db, rateLimiter),
     ...createUserHandlers({ db, passwords, onEventsWritten }),
     ...createMemberHandlers(db, onEventsWritten),
     ...createInvitationHandlers(db),
@@ -95,7 +99,6 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     return Object.fromEntries(checks.map(([name], i) => [name, results[i]?.status === "fulfilled"]));
   }
 
-  const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
   const app = createGatewayApp({
     log,
     bodyLimit: config.BODY_LIMIT,

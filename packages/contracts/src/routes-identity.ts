@@ -11,6 +11,7 @@ import {
   UpdateProfileBodySchema,
   UpdateRoleBodySchema,
 } from "./resources/members";
+import { UsageSchema } from "./resources/usage";
 import { ADMIN_READ, ADMIN_WRITE, BEARER_READ, BEARER_WRITE, IdParams, PUBLIC, READ, WRITE } from "./route-access";
 
 /** Identity routes: served by the gateway itself, from its own database. */
@@ -283,5 +284,16 @@ export const identityRoutes = {
     response: null,
     status: 204,
     access: BEARER_WRITE,
+  }),
+  "usage.get": defineRoute({
+    method: "GET",
+    path: "/api/v1/usage",
+    summary: "The calling API key's usage and rate limit (a bearer token gets a notice: usage is tracked per API key)",
+    tag: "Usage",
+    owner: "gateway",
+    procedure: "usage.get",
+    response: UsageSchema,
+    status: 200,
+    access: READ,
   }),
 };

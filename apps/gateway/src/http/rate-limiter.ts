@@ -1,4 +1,4 @@
-import { AppError } from "@hearth/contracts";
+import { AppError, type Actor } from "@hearth/contracts";
 import type { IdentityDb } from "../db";
 
 export interface RateLimitOptions {
@@ -13,6 +13,13 @@ export interface RateLimitUsage {
   current: number;
   remaining: number;
   resetInSeconds: number;
+  /** When the current window ends and the count starts again from zero. */
+  resetAt: Date;
+}
+
+/** The bucket a credential is counted in: each API key apart, a user's bearer tokens together. */
+export function rateLimitBucket(actor: Pick<Actor, "userId" | "apiKeyId">): string {
+  return actor.apiKeyId ? `api_key:${actor.apiKeyId}` : `user:${actor.userId}`;
 }
 
 const CLEANUP_EVERY_MS = 60_000;
@@ -24,6 +31,8 @@ interface BucketState {
   known: number;
   /** Requests admitted here since then, not yet added to the shared count. */
   pending: number;
+  /** This instance's writes of the bucket to PostgreSQL still under way, if any. */
+  writing: Promise<void> | undefined;
 }
 
 /**
@@ -48,6 +57,12 @@ export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
     return row?.hits ?? hits;
   }
 
+  async function read(bucket: string, windowStart: number): Promise<number> {
+    const [row] = await db.$queryRaw<{ hits: number }[]>`
+      SELECT hits FROM rate_limit_counters WHERE bucket = ${bucket} AND window_start = ${new Date(windowStart)}`;
+    return row?.hits ?? 0;
+  }
+
   async function flush(): Promise<void> {
     const writes: Promise<void>[] = [];
     for (const [bucket, state] of buckets) {
@@ -57,12 +72,16 @@ export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
       }
       const pending = state.pending;
       state.pending = 0;
-      writes.push(
-        add(bucket, state.windowStart, pending).then(
-          (hits) => void (state.known = hits),
-          () => void (state.pending += pending), // retried at the next flush
-        ),
+      const added = add(bucket, state.windowStart, pending).then(
+        (hits) => void (state.known = hits),
+        () => void (state.pending += pending), // retried at the next flush
       );
+      // Chained onto any earlier write still under way, so usage() can wait for all of them.
+      const write: Promise<void> = Promise.all([state.writing, added]).then(() => {
+        if (state.writing === write) state.writing = undefined;
+      });
+      state.writing = write;
+      writes.push(write);
     }
     await Promise.all(writes);
     if (now() - lastCleanup > CLEANUP_EVERY_MS) {
@@ -74,13 +93,23 @@ export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
   const timer = setInterval(() => void flush(), FLUSH_EVERY_MS);
   timer.unref();
 
+  function usageOf(current: number, windowStart: number, at: number): RateLimitUsage {
+    return {
+      limit: options.limit,
+      current,
+      remaining: Math.max(0, options.limit - current),
+      resetInSeconds: Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000)),
+      resetAt: new Date(windowStart + windowMs),
+    };
+  }
+
   return {
     async consume(bucket: string): Promise<RateLimitUsage> {
       const at = now();
       const windowStart = Math.floor(at / windowMs) * windowMs;
       let state = buckets.get(bucket);
       if (!state || state.windowStart !== windowStart) {
-        state = { windowStart, known: 0, pending: 0 };
+        state = { windowStart, known: 0, pending: 0, writing: undefined };
         buckets.set(bucket, state);
       }
       let current = state.known + state.pending + 1;
@@ -92,12 +121,29 @@ export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
       } else {
         state.pending += 1;
       }
-      return {
-        limit: options.limit,
-        current,
-        remaining: Math.max(0, options.limit - current),
-        resetInSeconds: Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000)),
-      };
+      return usageOf(current, windowStart, at);
+    },
+    /**
+     * A bucket's usage now, as consume() counts it, without counting a request: the shared
+     * count in PostgreSQL plus what this instance has admitted but not yet written. Writes
+     * under way are awaited first, and the unwritten requests are added in the same statement
+     * that reads the count, so none is missed or counted twice.
+     */
+    async usage(bucket: string): Promise<RateLimitUsage> {
+      const at = now();
+      const windowStart = Math.floor(at / windowMs) * windowMs;
+      const state = buckets.get(bucket);
+      if (!state || state.windowStart !== windowStart) return usageOf(await read(bucket, windowStart), windowStart, at);
+      while (state.writing) await state.writing;
+      const pending = state.pending;
+      state.pending = 0;
+      try {
+        state.known = pending > 0 ? await add(bucket, windowStart, pending) : await read(bucket, windowStart);
+      } catch (err) {
+        state.pending += pending; // still counted: written at the next flush
+        throw err;
+      }
+      return usageOf(state.known, windowStart, at);
     },
     /** Writes what is still counted only here. */
     async stop(): Promise<void> {
