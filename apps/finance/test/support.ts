@@ -1,4 +1,5 @@
-import { startServiceUnderTest, type ServiceUnderTest } from "@hearth/test-kit";
+import { routes, type Actor, type RouteDef } from "@hearth/contracts";
+import { contextOf, startServiceUnderTest, type ServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb } from "../src/db";
 
@@ -9,4 +10,24 @@ export type RunningFinance = ServiceUnderTest<FinanceDb, ReturnType<typeof creat
 /** The finance service on a fresh, migrated database, listening on a free port. */
 export function startFinance(): Promise<RunningFinance> {
   return startServiceUnderTest({ service: "finance", migrationsDir: MIGRATIONS_DIR, createDb: createFinanceDb, create: createFinanceService });
+}
+
+/** Calls any finance procedure as `actor`, as the gateway would (GET routes are queries). */
+export function financeAs(finance: RunningFinance, actor: Actor) {
+  return <K extends keyof typeof routes>(procedure: K, input: unknown = {}): Promise<any> => {
+    const route = routes[procedure] as RouteDef;
+    return finance.call(procedure, route.method === "GET" ? "query" : "mutation", input, contextOf(actor));
+  };
+}
+
+/** Waits until the background worker has run every queued sync (balances are then current). */
+export async function settled(finance: RunningFinance, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await finance.db.sync.count({ where: { status: { in: ["pending", "syncing"] } } });
+    const deleting = await finance.db.account.count({ where: { status: "pending_deletion" } });
+    if (open === 0 && deleting === 0) return;
+    if (Date.now() > deadline) throw new Error(`syncs still open after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

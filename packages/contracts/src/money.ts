@@ -41,3 +41,34 @@ export function moneyPair<N extends string>(name: N) {
 export function moneyOf<N extends string>(name: N, cents: number, currency: string, locale?: string): z.infer<ReturnType<typeof moneyPair<N>>> {
   return { [name]: formatMoney(cents, currency, locale), [`${name}_cents`]: cents } as z.infer<ReturnType<typeof moneyPair<N>>>;
 }
+
+/**
+ * An amount as clients send it: a JSON number (Sure's clients) or a decimal string. It stays
+ * text until `centsOf` reads its digits, so 0.1 + 0.2 never happens to a cent.
+ */
+export const AmountInputSchema = z
+  .union([z.number().finite(), z.string().trim()])
+  .transform((value) => (typeof value === "number" ? numberText(value) : value))
+  .refine((text) => /^[+-]?\d+(\.\d+)?$/.test(text), { message: "Amount must be a number like 12.34" });
+
+/** A JS number as plain decimal text (no exponent): 1e-7 → "0.0000001". */
+function numberText(value: number): string {
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  return value.toFixed(20).replace(/\.?0+$/, "");
+}
+
+/**
+ * Minor units of a decimal amount in a currency: ("12.3", "USD") → 1230n. More decimals than the
+ * currency has ("0.001" USD) is refused, never rounded, so no cent is invented or lost.
+ */
+export function centsOf(text: string, currency: string): bigint {
+  const match = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) throw new RangeError(`"${text}" is not a decimal amount`);
+  const [, sign, whole, fraction = ""] = match;
+  const digits = minorUnitDigits(currency);
+  const trimmed = fraction.replace(/0+$/, "");
+  if (trimmed.length > digits) throw new RangeError(`${currency} amounts have at most ${digits} decimal places`);
+  const cents = BigInt(whole! + trimmed.padEnd(digits, "0"));
+  return sign === "-" ? -cents : cents;
+}

@@ -30,7 +30,15 @@ const ERROR_RESPONSE = { description: "Error", content: { "application/json": { 
 function responseOf(route: RouteDef): Record<string, unknown> {
   if (route.status === 302) return { description: "Redirect", headers: { Location: { schema: { type: "string" } } } };
   if (!route.response) return { description: "No content" };
-  return { description: "Success", content: { "application/json": { schema: schemaOf(route.response, "output") } } };
+  // A route with several statuses answers the `body` of its `{ status, body }` output.
+  const schema = route.statuses ? (route.response as z.ZodObject<{ body: z.ZodType }>).shape.body : route.response;
+  return { description: "Success", content: { "application/json": { schema: schemaOf(schema, "output") } } };
+}
+
+function responsesOf(route: RouteDef): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const status of route.statuses ?? [route.status]) responses[String(status)] = responseOf(route);
+  return { ...responses, default: ERROR_RESPONSE };
 }
 
 /** The public API as OpenAPI 3.1, derived from the route table: nothing is described twice. */
@@ -43,10 +51,7 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonSchema {
       summary: route.summary,
       tags: [route.tag],
       parameters: parametersOf(route),
-      responses: {
-        [String(route.status)]: responseOf(route),
-        default: ERROR_RESPONSE,
-      },
+      responses: responsesOf(route),
       security: route.access.auth === "public" ? [] : route.access.auth === "bearer" ? [{ bearerAuth: [] }] : [{ apiKeyAuth: [] }, { bearerAuth: [] }],
       "x-hearth-access": route.access,
     };

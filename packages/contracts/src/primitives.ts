@@ -6,6 +6,17 @@ export const DateSchema = z.iso.date();
 /** Hex colour as Sure stores it, e.g. "#e99537". */
 export const HexColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "must be a hex colour like #4da568" });
 
+/** A boolean query parameter as clients send it: "true"/"1" or "false"/"0". */
+export const BooleanQuerySchema = z.preprocess(
+  (value) => (value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value),
+  z.boolean(),
+);
+
+/** A list query parameter sent as `ids[]=a&ids[]=b`, `ids=a&ids=b` or a single `ids=a`. */
+export function listQuery<S extends z.ZodType>(item: S) {
+  return z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item).max(100));
+}
+
 export const PaginationSchema = z.object({
   page: z.number().int().min(1),
   per_page: z.number().int().min(1),
@@ -33,6 +44,11 @@ export const PageQuerySchema = z.object({
   per_page: QueryNumber.transform((value) => Math.min(wholeOr(DEFAULT_PER_PAGE)(value), MAX_PER_PAGE)).describe("Items per page (default: 25, max: 100)"),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+/** The rows of a page, as Prisma's skip/take. */
+export function pageWindow(query: PageQuery): { skip: number; take: number } {
+  return { skip: (query.page - 1) * query.per_page, take: query.per_page };
+}
 
 export function paginationOf(query: PageQuery, totalCount: number): Pagination {
   return {

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { ServiceName } from "./context";
 import type { Scope } from "./resources/api-keys";
 
@@ -39,7 +39,19 @@ export interface RouteDef<
   /** `null` for an empty answer (204). */
   response: R;
   status: number;
+  /**
+   * Set when one route answers with more than one success status (Sure's 201 created vs 200
+   * replayed): the procedure then returns `{ status, body }` (see `answerWith`) and `status`
+   * above is the main one.
+   */
+  statuses?: readonly number[];
   access: RouteAccess;
+}
+
+/** The response schema of a route with several success statuses: the procedure picks one. */
+export function answerWith<S extends z.ZodType, const N extends readonly [number, ...number[]]>(body: S, statuses: N) {
+  const [first, ...rest] = statuses.map((status) => z.literal(status));
+  return z.object({ status: rest.length > 0 ? z.union([first!, ...rest]) : first!, body });
 }
 
 export function defineRoute<

@@ -11,6 +11,7 @@ import { AuditLogListSchema, AuditLogQuerySchema } from "./events/audit-events";
 import type { RouteOwner } from "./route";
 import { identityRoutes } from "./routes-identity";
 import { ssoRoutes } from "./routes-sso";
+import { ledgerRoutes } from "./routes-ledger";
 import { IdParams, READ, WRITE } from "./route-access";
 
 /**
@@ -20,6 +21,7 @@ import { IdParams, READ, WRITE } from "./route-access";
 export const routes = {
   ...identityRoutes,
   ...ssoRoutes,
+  ...ledgerRoutes,
 
   // --- finance ---
   "familySettings.get": defineRoute({

@@ -1,4 +1,4 @@
-import { AppError, paginationOf, type Category, type PageQuery } from "@hearth/contracts";
+import { AppError, pageWindow, paginationOf, type Category, type PageQuery } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
@@ -100,8 +100,7 @@ export function createCategoryRepository(db: FinanceDb) {
           where,
           include: WITH_RELATIONS,
           orderBy: [{ name: "asc" }, { id: "asc" }],
-          skip: (query.page - 1) * query.per_page,
-          take: query.per_page,
+          ...pageWindow(query),
         }),
         db.category.count({ where }),
       ]);

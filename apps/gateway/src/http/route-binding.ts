@@ -4,7 +4,7 @@ import type { Logger, ServiceCall } from "@hearth/service-kit";
 import type { Request, Response, Router } from "express";
 import { authorize } from "../auth/authenticator";
 import type { LocalHandlers, RequestFacts } from "../local-handlers";
-import { rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
+import { rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
 import { parseRouteInput } from "./request-input";
 
 export interface RouteBindingDeps {
@@ -44,8 +44,10 @@ export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
         async (span) => {
           try {
             const output = await serve(route, req, res, deps);
-            span.setAttribute("http.response.status_code", route.status);
+            const answer = route.statuses ? (output as { status: number; body: unknown }) : { status: route.status, body: output };
+            span.setAttribute("http.response.status_code", answer.status);
             if (route.response === null) res.status(route.status).end();
+            else if (route.statuses) res.status(answer.status).json(answer.body);
             else if (route.status === 302) res.redirect(302, (output as { location: string }).location);
             else res.status(route.status).json(output);
           } catch (err) {
@@ -68,7 +70,7 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
   if (route.access.auth !== "public") {
     actor = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") }, request);
     // Counted per credential (an API key, or a user's bearer tokens) before any other work.
-    const usage = await deps.rateLimiter.consume(actor.apiKeyId ? `api_key:${actor.apiKeyId}` : `user:${actor.userId}`);
+    const usage = await deps.rateLimiter.consume(rateLimitBucket(actor));
     res.set(rateLimitHeaders(usage));
     if (usage.current > usage.limit) throw rateLimitExceeded(usage);
     authorize(actor, route.access);

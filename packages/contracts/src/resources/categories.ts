@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HexColorSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { BooleanQuerySchema, HexColorSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 
 export const CategoryClassificationSchema = z.enum(["income", "expense"]);
 
@@ -19,10 +19,8 @@ export type Category = z.infer<typeof CategorySchema>;
 
 export const CategoryCollectionSchema = z.object({ categories: z.array(CategorySchema), pagination: PaginationSchema });
 
-const BooleanQuery = z.preprocess((value) => (value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value), z.boolean());
-
 export const CategoryListQuerySchema = PageQuerySchema.extend({
-  roots_only: BooleanQuery.optional(),
+  roots_only: BooleanQuerySchema.optional(),
   parent_id: UuidSchema.optional(),
 });
 

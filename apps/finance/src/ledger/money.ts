@@ -1,0 +1,21 @@
+import { AppError, centsOf, moneyOf } from "@hearth/contracts";
+
+/** A money pair from a BIGINT column (always within JavaScript's safe integers for real balances). */
+export function pairOf<N extends string>(name: N, cents: bigint | number, currency: string) {
+  return moneyOf(name, Number(cents), currency);
+}
+
+/** The display string alone ("$12.34", "-€5.00"). */
+export function displayOf(cents: bigint | number, currency: string): string {
+  return pairOf("amount", cents, currency).amount;
+}
+
+/** Minor units of a validated decimal amount in `currency`; too many decimals is a 422 naming the field. */
+export function centsIn(text: string, currency: string, field = "Amount"): bigint {
+  try {
+    return centsOf(text, currency);
+  } catch (err) {
+    if (err instanceof RangeError) throw AppError.validation([`${field}: ${err.message}`]);
+    throw err;
+  }
+}

@@ -1,0 +1,64 @@
+import type { Transfer } from "@hearth/contracts";
+import type { Prisma } from "../generated/prisma/client";
+import { isoDateOf } from "../ledger/dates";
+import { displayOf } from "../ledger/money";
+import { transferTypeOf } from "./transfer-kinds";
+
+const SIDE = { include: { account: { select: { id: true, name: true, accountType: true } } } } as const;
+export const TRANSFER_INCLUDE = { inflow: SIDE, outflow: SIDE } as const satisfies Prisma.TransferInclude;
+type TransferRow = Prisma.TransferGetPayload<{ include: typeof TRANSFER_INCLUDE }>;
+type SideRow = TransferRow["inflow"];
+
+export function toTransferSide(entry: SideRow) {
+  return {
+    id: entry.id,
+    entry_id: entry.id,
+    date: isoDateOf(entry.date),
+    amount: displayOf(entry.amountCents, entry.currency),
+    amount_cents: Number(entry.amountCents),
+    currency: entry.currency,
+    name: entry.name,
+    kind: entry.transactionKind ?? "standard",
+    account: { id: entry.account.id, name: entry.account.name, account_type: entry.account.accountType },
+  };
+}
+
+/** The transfer's amount is what left the source account before its fee; its date is the outflow's. */
+export function toTransferResource(row: TransferRow): Transfer {
+  const size = row.outflow.amountCents - (row.sourceFeeCents ?? 0n);
+  const fee = (cents: bigint | null, currency: string) =>
+    cents === null ? { amount: null, currency: null } : { amount: displayOf(cents, currency), currency };
+  const sourceFee = fee(row.sourceFeeCents, row.outflow.currency);
+  const destinationFee = fee(row.destinationFeeCents, row.inflow.currency);
+  return {
+    id: row.id,
+    status: row.status,
+    date: isoDateOf(row.outflow.date),
+    amount: displayOf(size, row.outflow.currency),
+    amount_cents: Number(size),
+    currency: row.outflow.currency,
+    transfer_type: transferTypeOf(row.inflow.account.accountType),
+    notes: row.notes,
+    source_fee_amount: sourceFee.amount,
+    source_fee_currency: sourceFee.currency,
+    destination_fee_amount: destinationFee.amount,
+    destination_fee_currency: destinationFee.currency,
+    inflow_transaction: toTransferSide(row.inflow),
+    outflow_transaction: toTransferSide(row.outflow),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export const REJECTED_INCLUDE = TRANSFER_INCLUDE;
+type RejectedRow = Prisma.RejectedTransferGetPayload<{ include: typeof REJECTED_INCLUDE }>;
+
+export function toRejectedTransferResource(row: RejectedRow) {
+  return {
+    id: row.id,
+    inflow_transaction: toTransferSide(row.inflow),
+    outflow_transaction: toTransferSide(row.outflow),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { answerWith } from "../route";
+import { AmountInputSchema } from "../money";
+import { CurrencyInputSchema } from "./accounts";
+
+/** Sure's Money: a plain decimal string, the currency and the display string. */
+export const MoneySchema = z.object({ amount: z.string(), currency: z.string(), formatted: z.string() });
+
+/**
+ * Sure's BalanceSheet in the family currency. An account whose currency has no stored rate is
+ * left out of the totals and listed in `missing_exchange_rates` (never converted at 1).
+ */
+export const BalanceSheetSchema = z.object({
+  currency: z.string(),
+  net_worth: MoneySchema,
+  assets: MoneySchema,
+  liabilities: MoneySchema,
+  missing_exchange_rates: z.array(z.object({ from_currency: z.string(), to_currency: z.string(), account_ids: z.array(UuidSchema) })),
+});
+
+/** A family's stored exchange rate: 1 `from_currency` = `rate` `to_currency` from `date` on. */
+export const ExchangeRateSchema = z.object({
+  id: UuidSchema,
+  from_currency: z.string(),
+  to_currency: z.string(),
+  date: DateSchema,
+  rate: z.string(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+
+/** Sure's body: top-level from, to, date and rate; posting a pair and date again updates the rate. */
+export const UpsertExchangeRateBodySchema = z
+  .object({
+    from: CurrencyInputSchema,
+    to: CurrencyInputSchema,
+    date: DateSchema,
+    rate: AmountInputSchema.refine((text) => /[1-9]/.test(text) && !text.startsWith("-"), { message: "rate must be greater than 0" }),
+  })
+  .refine((r) => r.from !== r.to, { message: "from and to must be different currencies" });
+
+export const ExchangeRateListQuerySchema = PageQuerySchema.extend({
+  from: CurrencyInputSchema.optional(),
+  to: CurrencyInputSchema.optional(),
+  start_date: DateSchema.optional(),
+  end_date: DateSchema.optional(),
+});
+
+export const ExchangeRateCollectionSchema = z.object({ exchange_rates: z.array(ExchangeRateSchema), pagination: PaginationSchema });
+export const UpsertExchangeRateAnswerSchema = answerWith(ExchangeRateSchema, [201, 200]);

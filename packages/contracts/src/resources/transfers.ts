@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { AmountInputSchema, CentsSchema } from "../money";
+import { DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+
+/** One side of a transfer (Sure's TransferTransactionSide); `id` and `entry_id` are the transaction's. */
+export const TransferSideSchema = z.object({
+  id: UuidSchema,
+  entry_id: UuidSchema,
+  date: DateSchema,
+  amount: z.string(),
+  amount_cents: CentsSchema,
+  currency: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  account: z.object({ id: UuidSchema, name: z.string(), account_type: z.string().nullable() }),
+});
+
+/** The spec's Transfer (Sure's TransferDecision plus notes and fees). */
+export const TransferSchema = z.object({
+  id: UuidSchema,
+  status: z.enum(["pending", "confirmed"]),
+  date: DateSchema,
+  amount: z.string(),
+  amount_cents: CentsSchema.min(0),
+  currency: z.string(),
+  transfer_type: z.enum(["transfer", "liability_payment", "loan_payment"]),
+  notes: z.string().nullable(),
+  source_fee_amount: z.string().nullable(),
+  source_fee_currency: z.string().nullable(),
+  destination_fee_amount: z.string().nullable(),
+  destination_fee_currency: z.string().nullable(),
+  inflow_transaction: TransferSideSchema,
+  outflow_transaction: TransferSideSchema,
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+export type Transfer = z.infer<typeof TransferSchema>;
+
+export const TransferCollectionSchema = z.object({ transfers: z.array(TransferSchema), pagination: PaginationSchema });
+
+const DateRangeQuery = { account_id: UuidSchema.optional(), start_date: DateSchema.optional(), end_date: DateSchema.optional() };
+export const TransferListQuerySchema = PageQuerySchema.extend({ status: z.enum(["pending", "confirmed"]).optional(), ...DateRangeQuery });
+export const RejectedTransferListQuerySchema = PageQuerySchema.extend(DateRangeQuery);
+
+const PositiveAmount = AmountInputSchema.refine((text) => !text.startsWith("-"), { message: "Amount must not be negative" });
+
+/**
+ * Records a transfer: an outflow from the source account and an inflow into the destination.
+ * Between currencies, `destination_amount` is what arrives. Fees: the source pays
+ * `source_fee` on top; `destination_fee` is deducted from what arrives.
+ */
+export const CreateTransferBodySchema = z.object({
+  transfer: z.object({
+    from_account_id: UuidSchema,
+    to_account_id: UuidSchema,
+    amount: PositiveAmount,
+    destination_amount: PositiveAmount.optional().describe("Required when the two accounts' currencies differ"),
+    date: DateSchema,
+    name: z.string().trim().min(1).max(500).optional(),
+    notes: z.string().max(10_000).nullable().optional(),
+    source_fee: PositiveAmount.optional(),
+    destination_fee: PositiveAmount.optional(),
+  }),
+});
+
+/** Confirm a proposed transfer, or reject it (the pair is then never proposed again). */
+export const UpdateTransferBodySchema = z.object({
+  transfer: z.object({
+    status: z.enum(["confirmed", "rejected"]).optional(),
+    notes: z.string().max(10_000).nullable().optional(),
+  }),
+});
+
+export const RejectedTransferSchema = z.object({
+  id: UuidSchema,
+  inflow_transaction: TransferSideSchema,
+  outflow_transaction: TransferSideSchema,
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+export const RejectedTransferCollectionSchema = z.object({ rejected_transfers: z.array(RejectedTransferSchema), pagination: PaginationSchema });
