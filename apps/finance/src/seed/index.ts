@@ -1,0 +1,3 @@
+export { generateDemoLedger, randomSource, type SeedAccount, type SeedLedger, type SeedPlan } from "./demo-ledger";
+export { writeLedger } from "./bulk-write";
+export { seedDemoFamily, type DemoFamilyOptions } from "./seed-demo-family";
