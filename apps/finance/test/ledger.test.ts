@@ -153,6 +153,31 @@ describe("transactions", () => {
     expect((await other("transactions.list", {})).transactions).toEqual([]);
   });
 
+  it("keep totals right across every change that moves an entry in or out of a filter (totals are cached per ledger version)", async () => {
+    const call = newFamily();
+    const account = await call("accounts.create", { account: { name: "A", account_type: "depository" } });
+    const food = await call("categories.create", { category: { name: "Groceries & more" } });
+    const shop = await call("merchants.create", { merchant: { name: "Old name" } });
+    const tag = await call("tags.create", { tag: { name: "T" } });
+    const total = async (query: object) => (await call("transactions.list", query)).pagination.total_count;
+    const make = () =>
+      call("transactions.create", {
+        transaction: { account_id: account.id, date: "2026-05-01", amount: 1, name: "x", category_id: food.id, merchant_id: shop.id, tag_ids: [tag.id] },
+      });
+    await make();
+    expect([await total({}), await total({ category_id: food.id }), await total({ search: "old" }), await total({ tag_ids: [tag.id] })]).toEqual([1, 1, 1, 1]);
+    await make();
+    expect(await total({})).toBe(2);
+    await call("merchants.update", { id: shop.id, merchant: { name: "New name" } });
+    expect([await total({ search: "old" }), await total({ search: "new" })]).toEqual([0, 2]);
+    await call("categories.delete", { id: food.id });
+    expect(await total({ category_id: food.id })).toBe(0);
+    await call("tags.delete", { id: tag.id });
+    expect(await total({ tag_ids: [tag.id] })).toBe(0);
+    await call("accounts.delete", { id: account.id });
+    expect(await total({})).toBe(0);
+  });
+
   it("update (tags replaced only when given) and delete, recomputing from the earliest changed day", async () => {
     const call = newFamily();
     const account = await call("accounts.create", { account: { name: "A", account_type: "depository", balance: 50, opening_balance_date: "2026-01-01" } });

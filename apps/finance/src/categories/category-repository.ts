@@ -3,6 +3,7 @@ import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { DEFAULT_CATEGORIES, DEFAULT_CATEGORY_COLOR, suggestIcon } from "./default-categories";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
 
 type Tx = Prisma.TransactionClient;
 type Classification = "income" | "expense";
@@ -160,7 +161,11 @@ export function createCategoryRepository(db: FinanceDb) {
 
     /** Its subcategories become top-level (the foreign key sets their parent to null). */
     async delete(familyId: string, id: string) {
-      const { count } = await db.category.deleteMany({ where: { id, familyId } });
+      // Its transactions lose the category: filtered totals change.
+      const { count } = await db.$transaction(async (tx) => {
+        await bumpLedgerVersion(tx, familyId);
+        return tx.category.deleteMany({ where: { id, familyId } });
+      });
       if (count === 0) throw AppError.notFound("Category");
     },
   };

@@ -2,6 +2,7 @@ import { AppError, type Merchant } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import type { Merchant as MerchantRow } from "../generated/prisma/client";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
 
 export function toMerchantResource(row: MerchantRow): Merchant {
   return { id: row.id, name: row.name, type: row.kind, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
@@ -42,9 +43,13 @@ export function createMerchantRepository(db: FinanceDb) {
     async update(familyId: string, id: string, data: { name?: string | undefined; color?: string | null | undefined }) {
       const row = await ownMerchant(familyId, id);
       try {
-        return await db.merchant.update({
-          where: { id: row.id },
-          data: { ...(data.name !== undefined ? { name: data.name } : {}), ...(data.color !== undefined ? { color: data.color } : {}) },
+        // A new name changes what a transaction search finds.
+        return await db.$transaction(async (tx) => {
+          if (data.name !== undefined) await bumpLedgerVersion(tx, familyId);
+          return tx.merchant.update({
+            where: { id: row.id },
+            data: { ...(data.name !== undefined ? { name: data.name } : {}), ...(data.color !== undefined ? { color: data.color } : {}) },
+          });
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw NAME_TAKEN;
@@ -54,7 +59,10 @@ export function createMerchantRepository(db: FinanceDb) {
 
     async delete(familyId: string, id: string) {
       const row = await ownMerchant(familyId, id);
-      await db.merchant.delete({ where: { id: row.id } });
+      await db.$transaction(async (tx) => {
+        await bumpLedgerVersion(tx, familyId);
+        await tx.merchant.delete({ where: { id: row.id } });
+      });
     },
   };
 }

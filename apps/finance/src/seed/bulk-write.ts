@@ -1,4 +1,5 @@
 import type { FinanceDb } from "../db";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
 import type { SeedLedger } from "./demo-ledger";
 
 const BATCH = 20_000;
@@ -51,5 +52,6 @@ export async function writeLedger(db: FinanceDb, familyId: string, ledger: SeedL
       batch.map((t) => t.outflowEntryId),
     );
   }
+  await bumpLedgerVersion(db, familyId);
   await db.$executeRawUnsafe(`ANALYZE entries`);
 }

@@ -1,5 +1,6 @@
 import type { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../ledger/dates";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
 
 type Tx = Prisma.TransactionClient;
 
@@ -9,6 +10,8 @@ type Tx = Prisma.TransactionClient;
  * still pending for the account widens its window instead of queuing another one.
  */
 export async function requestAccountSync(tx: Tx, familyId: string, accountId: string, fromDate: string | null): Promise<void> {
+  // Every change that needs a sync changes the family's ledger: cached list totals go stale.
+  await bumpLedgerVersion(tx, familyId);
   const from = fromDate === null ? null : dateOf(fromDate);
   // A null window start means "from the first entry": it wins over any date.
   const widened = await tx.$executeRaw`

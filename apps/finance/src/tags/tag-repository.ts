@@ -2,6 +2,7 @@ import { AppError, type Tag } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import type { Tag as TagRow } from "../generated/prisma/client";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
 
 export function toTagResource(row: TagRow): Tag {
   return { id: row.id, name: row.name, color: row.color, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
@@ -43,7 +44,10 @@ export function createTagRepository(db: FinanceDb) {
     },
 
     async delete(familyId: string, id: string) {
-      const { count } = await db.tag.deleteMany({ where: { id, familyId } });
+      const { count } = await db.$transaction(async (tx) => {
+        await bumpLedgerVersion(tx, familyId);
+        return tx.tag.deleteMany({ where: { id, familyId } });
+      });
       if (count === 0) throw AppError.notFound("Tag");
     },
   };

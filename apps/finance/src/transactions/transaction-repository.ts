@@ -4,6 +4,8 @@ import type { FinanceDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
 import { amountFilter } from "../ledger/amount-filter";
+import { createCountCache } from "../ledger/count-cache";
+import { ledgerStateOf } from "../ledger/ledger-version";
 import { dateOf, isoDateOf } from "../ledger/dates";
 import { centsIn } from "../ledger/money";
 import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
@@ -17,12 +19,6 @@ export function signedCents(cents: bigint, nature: Nature | undefined): bigint {
   if (nature === undefined) return cents;
   const size = cents < 0n ? -cents : cents;
   return nature === "income" || nature === "inflow" ? -size : size;
-}
-
-/** Accounts of the family being deleted: their entries are hidden from every list at once. */
-async function hiddenAccountIds(db: FinanceDb, familyId: string): Promise<string[]> {
-  const rows = await db.account.findMany({ where: { familyId, status: "pending_deletion" }, select: { id: true } });
-  return rows.map((row) => row.id);
 }
 
 /** Category, merchant and tags must be the family's own: anything else is a 422 naming it. */
@@ -45,6 +41,7 @@ async function checkReferences(
 }
 
 export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
+  const counts = createCountCache();
   async function find(tx: Tx | FinanceDb, familyId: string, id: string): Promise<TransactionRow> {
     const row = await tx.entry.findFirst({
       where: { id, familyId, kind: "transaction", account: { status: { not: "pending_deletion" } } },
@@ -79,7 +76,10 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
 
   return {
     async list(familyId: string, query: TransactionListQuery) {
-      const where = whereOf(familyId, query, await hiddenAccountIds(db, familyId));
+      const { version, hiddenAccountIds } = await ledgerStateOf(db, familyId);
+      const where = whereOf(familyId, query, hiddenAccountIds);
+      const { page: _page, per_page: _perPage, ...filters } = query;
+      const countKey = JSON.stringify([familyId, version.toString(), hiddenAccountIds, filters]);
       const [rows, total] = await Promise.all([
         db.entry.findMany({
           where,
@@ -87,7 +87,7 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
           orderBy: [{ date: "desc" }, { id: "desc" }],
           ...pageWindow(query),
         }),
-        db.entry.count({ where }),
+        counts.count(countKey, () => db.entry.count({ where })),
       ]);
       return { rows, pagination: paginationOf(query, total) };
     },

@@ -1,0 +1,166 @@
+// `npm run bench` (ledger part): the issue-4 targets on a large family, in this process.
+// - GET /api/v1/transactions pages and filters through the gateway on a family of about a million
+//   transactions (target p95 < 50 ms), against GET /api/v1/family_settings in the same run;
+// - full balance recomputation of an account with 100,000 entries (target < 2 s), and after one
+//   backdated entry (target < 200 ms);
+// - GET /api/v1/balance_sheet for 50 accounts (target p95 < 50 ms).
+// BENCH_LEDGER_PURCHASES (default 1,000,000) sizes the large family; BENCH_REQUESTS the samples.
+import { performance } from "node:perf_hooks";
+import { startTestPostgres } from "@hearth/test-kit";
+import { startSystem } from "@hearth/system-tests";
+import { materializeBalances } from "@hearth/finance/balances";
+import { randomSource, seedDemoFamily, writeLedger, type SeedLedger } from "@hearth/finance/seed";
+
+const PURCHASES = Number(process.env.BENCH_LEDGER_PURCHASES ?? 1_000_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const fmt = (ms: number) => ms.toFixed(1).padStart(7);
+
+const postgres = await startTestPostgres();
+const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" } });
+const db = system.db.finance;
+try {
+  let started = performance.now();
+  const family = await seedDemoFamily({
+    apiUrl: system.url,
+    financeDb: db,
+    email: `bench-${Date.now()}@hearth.example`,
+    password: "Bench-Password-1",
+    purchases: PURCHASES,
+    log: (line) => console.log(`  ${line}`),
+  });
+  const transactions = await db.entry.count({ where: { familyId: family.familyId, kind: "transaction" } });
+  console.log(`seeded ${transactions.toLocaleString("en")} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+
+  const headers = { authorization: `Bearer ${family.token}` };
+  /** Latencies of `REQUESTS` sequential GETs (after 20 warm-up ones), in ms, sorted. */
+  async function sample(path: string): Promise<number[]> {
+    const times: number[] = [];
+    for (let i = 0; i < REQUESTS + 20; i++) {
+      const t0 = performance.now();
+      const response = await fetch(`${system.url}${path}`, { headers });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+      if (i >= 20) times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b);
+  }
+
+  const ids = async (path: string, key: string) =>
+    ((await (await fetch(`${system.url}${path}`, { headers })).json()) as Record<string, { id: string }[]>)[key]!;
+  const [category] = (await ids("/api/v1/categories?per_page=100", "categories")).filter(Boolean);
+  const merchants = (await (await fetch(`${system.url}/api/v1/merchants`, { headers })).json()) as { id: string }[];
+  const tags = (await (await fetch(`${system.url}/api/v1/tags`, { headers })).json()) as { id: string }[];
+  const card = family.accounts.card.id;
+  const totalPages = Math.ceil(transactions / 25);
+  const scenarios: [string, string][] = [
+    ["baseline: GET /family_settings", "/api/v1/family_settings"],
+    ["transactions, page 1", "/api/v1/transactions"],
+    ["transactions, page 100 of 100/page", "/api/v1/transactions?per_page=100&page=100"],
+    [`transactions, last page (${totalPages})`, `/api/v1/transactions?page=${totalPages}`],
+    ["account_id (card)", `/api/v1/transactions?account_id=${card}`],
+    ["category_id", `/api/v1/transactions?category_id=${category!.id}`],
+    ["merchant_id", `/api/v1/transactions?merchant_id=${merchants[0]!.id}`],
+    ["tag_ids[]", `/api/v1/transactions?tag_ids[]=${tags[0]!.id}`],
+    ["one month (start/end_date)", "/api/v1/transactions?start_date=2026-01-01&end_date=2026-01-31"],
+    ["type=income", "/api/v1/transactions?type=income"],
+    ["min_amount=100&max_amount=200", "/api/v1/transactions?min_amount=100&max_amount=200"],
+    ["search=bakery (no index)", "/api/v1/transactions?search=bakery"],
+  ];
+  console.log(`GET through the gateway, ${REQUESTS} sequential requests each, bearer token, Node ${process.version}`);
+  console.log(`${"".padEnd(38)}${"p50 ms".padStart(8)}${"p95 ms".padStart(8)}${"p99 ms".padStart(8)}  p95/baseline  target p95 < 50 ms`);
+  let baseline = 0;
+  for (const [name, path] of scenarios) {
+    const times = await sample(path);
+    const p95 = percentile(times, 95);
+    if (!baseline) baseline = p95;
+    const verdict = name.startsWith("baseline") ? "" : p95 < 50 ? "PASS" : "FAIL";
+    console.log(
+      `${name.padEnd(38)}${fmt(percentile(times, 50))} ${fmt(p95)} ${fmt(percentile(times, 99))}  ${(p95 / baseline).toFixed(2).padStart(8)}x     ${verdict}`,
+    );
+  }
+
+  // --- recomputation of one account with 100,000 entries over ten years ---
+  const account = (await (
+    await fetch(`${system.url}/api/v1/accounts`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ account: { name: "Bench checking", account_type: "depository", balance: "1000", opening_balance_date: "2016-01-01" } }),
+    })
+  ).json()) as { id: string };
+  const random = randomSource(7);
+  const ledger: SeedLedger = { entries: [], entryTags: [], transfers: [] };
+  for (let i = 0; i < 100_000; i++) {
+    const day = new Date(Date.UTC(2016, 0, 2) + random.int(0, 3650) * 86_400_000).toISOString().slice(0, 10);
+    ledger.entries.push({
+      id: crypto.randomUUID(),
+      accountId: account.id,
+      kind: i % 500 === 0 ? "valuation" : "transaction",
+      date: day,
+      name: "Bench entry",
+      amountCents: BigInt(i % 500 === 0 ? random.int(100_000, 900_000) : random.int(-50_000, 50_000)),
+      currency: "USD",
+      categoryId: null,
+      merchantId: null,
+      transactionKind: i % 500 === 0 ? null : "standard",
+      valuationKind: i % 500 === 0 ? "reconciliation" : null,
+    });
+  }
+  await writeLedger(db, family.familyId, ledger);
+  const times: number[] = [];
+  let rows = 0;
+  for (let run = 0; run < 5; run++) {
+    // Rows are only rewritten when they change: clear them so every run writes all of them.
+    await db.balance.deleteMany({ where: { accountId: account.id } });
+    started = performance.now();
+    rows = (await materializeBalances(db, account.id, null)).rowsWritten;
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`\nfull recomputation, 100,000 entries, ${rows} daily rows written: median ${fmt(times[2]!)} ms, max ${fmt(times[4]!)} ms (target < 2000 ms)`);
+
+  const backdated: number[] = [];
+  for (const daysBack of [30, 365]) {
+    const date = new Date(Date.now() - daysBack * 86_400_000).toISOString().slice(0, 10);
+    await db.entry.create({
+      data: {
+        familyId: family.familyId,
+        accountId: account.id,
+        kind: "transaction",
+        date: new Date(`${date}T00:00:00Z`),
+        name: "Backdated",
+        amountCents: 1234n,
+        currency: "USD",
+      },
+    });
+    started = performance.now();
+    const result = await materializeBalances(db, account.id, date);
+    const ms = performance.now() - started;
+    backdated.push(ms);
+    console.log(
+      `after one entry backdated ${String(daysBack).padStart(3)} days: ${fmt(ms)} ms, ${result.rowsWritten} rows rewritten (target < 200 ms); ratio to full ${(ms / times[2]!).toFixed(3)}x`,
+    );
+  }
+
+  // --- balance sheet of a family with 50 accounts in three currencies ---
+  const api = async (method: string, path: string, body: unknown) =>
+    fetch(`${system.url}${path}`, { method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+  await api("POST", "/api/v1/exchange_rates", { from: "EUR", to: "USD", date: "2020-01-01", rate: "1.08" });
+  await api("POST", "/api/v1/exchange_rates", { from: "GBP", to: "USD", date: "2020-01-01", rate: "1.27" });
+  const existing = await db.account.count({ where: { familyId: family.familyId } });
+  for (let i = existing; i < 50; i++) {
+    const currency = ["USD", "EUR", "GBP"][i % 3];
+    await api("POST", "/api/v1/accounts", {
+      account: { name: `Account ${i}`, account_type: i % 5 === 0 ? "credit_card" : "depository", currency, balance: String(100 + i) },
+    });
+  }
+  const sheet = await sample("/api/v1/balance_sheet");
+  const p95 = percentile(sheet, 95);
+  console.log(
+    `\nGET /api/v1/balance_sheet, 50 accounts in 3 currencies: p50 ${fmt(percentile(sheet, 50))} ms, p95 ${fmt(p95)} ms (target < 50 ms: ${p95 < 50 ? "PASS" : "FAIL"}); p95/baseline ${(p95 / baseline).toFixed(2)}x`,
+  );
+} finally {
+  await system.stop();
+  await postgres.stop();
+}
