@@ -3,13 +3,13 @@ import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
-import { amountFilter } from "../ledger/amount-filter";
-import { createCountCache } from "../ledger/count-cache";
+import { createListCache } from "../ledger/list-cache";
 import { ledgerStateOf } from "../ledger/ledger-version";
 import { dateOf, isoDateOf } from "../ledger/dates";
 import { centsIn } from "../ledger/money";
 import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
 import { TRANSACTION_INCLUDE, type TransactionRow } from "./transaction-resource";
+import { checkpointsOf, countTransactions, entryCurrenciesOf, pageIds, transactionFilterSql } from "./transaction-page";
 
 type Tx = Prisma.TransactionClient;
 type Nature = "income" | "expense" | "inflow" | "outflow";
@@ -41,7 +41,7 @@ async function checkReferences(
 }
 
 export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
-  const counts = createCountCache();
+  const cache = createListCache();
   async function find(tx: Tx | FinanceDb, familyId: string, id: string): Promise<TransactionRow> {
     const row = await tx.entry.findFirst({
       where: { id, familyId, kind: "transaction", account: { status: { not: "pending_deletion" } } },
@@ -51,45 +51,19 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
     return row;
   }
 
-  function whereOf(familyId: string, query: TransactionListQuery, hidden: string[]): Prisma.EntryWhereInput {
-    const and: Prisma.EntryWhereInput[] = [{ familyId, kind: "transaction" }];
-    if (hidden.length > 0) and.push({ accountId: { notIn: hidden } });
-    const accounts = [...(query.account_id ? [query.account_id] : []), ...(query.account_ids ?? [])];
-    if (accounts.length > 0) and.push({ accountId: { in: accounts } });
-    const categories = [...(query.category_id ? [query.category_id] : []), ...(query.category_ids ?? [])];
-    if (categories.length > 0) and.push({ categoryId: { in: categories } });
-    const merchants = [...(query.merchant_id ? [query.merchant_id] : []), ...(query.merchant_ids ?? [])];
-    if (merchants.length > 0) and.push({ merchantId: { in: merchants } });
-    if (query.tag_ids && query.tag_ids.length > 0) and.push({ tags: { some: { tagId: { in: query.tag_ids } } } });
-    if (query.start_date) and.push({ date: { gte: dateOf(query.start_date) } });
-    if (query.end_date) and.push({ date: { lte: dateOf(query.end_date) } });
-    const amounts = amountFilter(query.min_amount, query.max_amount);
-    if (amounts) and.push(amounts);
-    if (query.type === "income") and.push({ amountCents: { lt: 0n } });
-    if (query.type === "expense") and.push({ amountCents: { gte: 0n } });
-    if (query.search) {
-      const contains = { contains: query.search, mode: "insensitive" } as const;
-      and.push({ OR: [{ name: contains }, { notes: contains }, { merchant: { name: contains } }] });
-    }
-    return { AND: and };
-  }
-
   return {
+    /** Newest first; totals and deep-page positions come from the cache of the family's ledger version. */
     async list(familyId: string, query: TransactionListQuery) {
       const { version, hiddenAccountIds } = await ledgerStateOf(db, familyId);
-      const where = whereOf(familyId, query, hiddenAccountIds);
+      const currencies = query.min_amount !== undefined || query.max_amount !== undefined ? await entryCurrenciesOf(db, familyId) : [];
+      const where = transactionFilterSql(familyId, query, hiddenAccountIds, currencies);
       const { page: _page, per_page: _perPage, ...filters } = query;
-      const countKey = JSON.stringify([familyId, version.toString(), hiddenAccountIds, filters]);
-      const [rows, total] = await Promise.all([
-        db.entry.findMany({
-          where,
-          include: TRANSACTION_INCLUDE,
-          orderBy: [{ date: "desc" }, { id: "desc" }],
-          ...pageWindow(query),
-        }),
-        counts.count(countKey, () => db.entry.count({ where })),
-      ]);
-      return { rows, pagination: paginationOf(query, total) };
+      const key = JSON.stringify([familyId, version.toString(), hiddenAccountIds, filters]);
+      const total = await cache.remember(`count:${key}`, () => countTransactions(db, where));
+      const ids = await pageIds(db, where, pageWindow(query), total, () => cache.remember(`checkpoints:${key}`, () => checkpointsOf(db, where)));
+      const rows = await db.entry.findMany({ where: { id: { in: ids } }, include: TRANSACTION_INCLUDE });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return { rows: ids.map((id) => byId.get(id)!).filter(Boolean), pagination: paginationOf(query, total) };
     },
 
     get(familyId: string, id: string) {
