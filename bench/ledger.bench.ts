@@ -35,13 +35,16 @@ try {
 
   const headers = { authorization: `Bearer ${family.token}` };
   /** Latencies of `REQUESTS` sequential GETs (after 20 warm-up ones), in ms, sorted. */
+  let first = 0;
   async function sample(path: string): Promise<number[]> {
     const times: number[] = [];
+    first = 0;
     for (let i = 0; i < REQUESTS + 20; i++) {
       const t0 = performance.now();
       const response = await fetch(`${system.url}${path}`, { headers });
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+      if (i === 0) first = performance.now() - t0;
       if (i >= 20) times.push(performance.now() - t0);
     }
     return times.sort((a, b) => a - b);
@@ -58,6 +61,7 @@ try {
     ["baseline: GET /family_settings", "/api/v1/family_settings"],
     ["transactions, page 1", "/api/v1/transactions"],
     ["transactions, page 100 of 100/page", "/api/v1/transactions?per_page=100&page=100"],
+    [`transactions, middle page (${Math.ceil(totalPages / 2)})`, `/api/v1/transactions?page=${Math.ceil(totalPages / 2)}`],
     [`transactions, last page (${totalPages})`, `/api/v1/transactions?page=${totalPages}`],
     ["account_id (card)", `/api/v1/transactions?account_id=${card}`],
     ["category_id", `/api/v1/transactions?category_id=${category!.id}`],
@@ -69,7 +73,8 @@ try {
     ["search=bakery (no index)", "/api/v1/transactions?search=bakery"],
   ];
   console.log(`GET through the gateway, ${REQUESTS} sequential requests each, bearer token, Node ${process.version}`);
-  console.log(`${"".padEnd(38)}${"p50 ms".padStart(8)}${"p95 ms".padStart(8)}${"p99 ms".padStart(8)}  p95/baseline  target p95 < 50 ms`);
+  console.log("(the first request of each filter after a change counts and places its rows: shown as 'first')");
+  console.log(`${"".padEnd(38)}${"first".padStart(8)}${"p50 ms".padStart(8)}${"p95 ms".padStart(8)}${"p99 ms".padStart(8)}  p95/baseline  target p95 < 50 ms`);
   let baseline = 0;
   for (const [name, path] of scenarios) {
     const times = await sample(path);
@@ -77,7 +82,7 @@ try {
     if (!baseline) baseline = p95;
     const verdict = name.startsWith("baseline") ? "" : p95 < 50 ? "PASS" : "FAIL";
     console.log(
-      `${name.padEnd(38)}${fmt(percentile(times, 50))} ${fmt(p95)} ${fmt(percentile(times, 99))}  ${(p95 / baseline).toFixed(2).padStart(8)}x     ${verdict}`,
+      `${name.padEnd(38)}${fmt(first)} ${fmt(percentile(times, 50))} ${fmt(p95)} ${fmt(percentile(times, 99))}  ${(p95 / baseline).toFixed(2).padStart(8)}x     ${verdict}`,
     );
   }
 

@@ -251,12 +251,19 @@ describe("syncs and the balance sheet", () => {
     expect(rate).toMatchObject({ status: 201, body: { rate: "1.1", date: "2020-01-01" } });
     expect((await call("exchangeRates.upsert", { from: "eur", to: "usd", date: "2020-01-01", rate: "1.08" })).status).toBe(200);
     expect(await call("balanceSheet.get")).toMatchObject({ assets: { amount: "1540.00" }, net_worth: { amount: "1340.00" }, missing_exchange_rates: [] });
+    // A rate stored the other way round is inverted; the latest one on or before today counts.
+    await call("accounts.create", { account: { name: "GBP", account_type: "depository", currency: "GBP", balance: 100 } });
+    await call("exchangeRates.upsert", { from: "USD", to: "GBP", date: "2020-01-01", rate: "0.5" });
+    await call("exchangeRates.upsert", { from: "USD", to: "GBP", date: "2021-01-01", rate: "0.8" });
+    await call("exchangeRates.upsert", { from: "USD", to: "GBP", date: "2999-01-01", rate: "0.1" });
+    await settled(finance);
+    expect(await call("balanceSheet.get")).toMatchObject({ assets: { amount: "1665.00" }, missing_exchange_rates: [] });
 
     const queued = await call("syncs.create");
     expect(queued).toMatchObject({ status: "pending", syncable_type: "Family" });
     await settled(finance);
     const shown = (await call("syncs.get", { id: queued.id })).data;
-    expect(shown).toMatchObject({ status: "completed", terminal: true, in_progress: false, children_count: 3, error: null });
+    expect(shown).toMatchObject({ status: "completed", terminal: true, in_progress: false, children_count: 4, error: null });
     expect((await call("syncs.latest")).data.id).toBe(queued.id);
     const history = await call("syncs.list", { per_page: 100 });
     expect(history.meta.total_count).toBeGreaterThanOrEqual(4);

@@ -19,9 +19,9 @@ describe("transaction pages", () => {
     for (let i = 0; i < 57; i++) {
       await call("transactions.create", { transaction: { account_id: account.id, date: `2026-02-0${1 + (i % 9)}`, amount: i + 1, name: `t${i}` } });
     }
-    const expected = (await finance.db.entry.findMany({ where: { accountId: account.id, kind: "transaction" }, orderBy: [{ date: "desc" }, { id: "desc" }] })).map(
-      (row) => row.id,
-    );
+    const expected = (
+      await finance.db.entry.findMany({ where: { accountId: account.id, kind: "transaction" }, orderBy: [{ date: "desc" }, { id: "desc" }] })
+    ).map((row) => row.id);
     const where = transactionFilterSql(actor.familyId, TransactionListQuerySchema.parse({}), []);
     const total = await countTransactions(finance.db, where);
     expect(total).toBe(57);

@@ -44,7 +44,9 @@ describe("transfers", () => {
       date: "2026-02-01",
       notes: "March bill",
       source_fee_amount: "$1.50",
+      source_fee_amount_cents: 150,
       destination_fee_amount: "$0.50",
+      destination_fee_amount_cents: 50,
       outflow_transaction: { amount_cents: 20150, kind: "cc_payment", account: { id: checking.id } },
       inflow_transaction: { amount_cents: -19950, kind: "funds_movement", account: { id: card.id } },
     });
@@ -53,7 +55,7 @@ describe("transfers", () => {
     // A payment lowers what is owed on the card.
     expect((await call("accounts.get", { id: card.id })).balance_cents).toBe(30000 - 19950);
     const side = await call("transactions.get", { id: transfer.outflow_transaction.id });
-    expect(side.transfer).toMatchObject({ id: transfer.id, amount: "$200.00", other_account: { id: card.id } });
+    expect(side.transfer).toMatchObject({ id: transfer.id, amount: "$200.00", amount_cents: 20000, other_account: { id: card.id } });
     expect((await call("transfers.list", { account_id: card.id })).transfers.map((t: { id: string }) => t.id)).toEqual([transfer.id]);
 
     await expectAppError(

@@ -22,13 +22,20 @@ function transferOf(row: TransactionRow): Transaction["transfer"] {
   if (row.transferIn) {
     const { outflow } = row.transferIn;
     const size = outflow.amountCents - (row.transferIn.sourceFeeCents ?? 0n);
-    return { id: row.transferIn.id, amount: displayOf(size, outflow.currency), currency: outflow.currency, other_account: toAccountSummary(outflow.account) };
+    return {
+      id: row.transferIn.id,
+      amount: displayOf(size, outflow.currency),
+      amount_cents: Number(size),
+      currency: outflow.currency,
+      other_account: toAccountSummary(outflow.account),
+    };
   }
   if (row.transferOut) {
     const size = row.amountCents - (row.transferOut.sourceFeeCents ?? 0n);
     return {
       id: row.transferOut.id,
       amount: displayOf(size, row.currency),
+      amount_cents: Number(size),
       currency: row.currency,
       other_account: toAccountSummary(row.transferOut.inflow.account),
     };

@@ -27,7 +27,7 @@ export function toTransferSide(entry: SideRow) {
 export function toTransferResource(row: TransferRow): Transfer {
   const size = row.outflow.amountCents - (row.sourceFeeCents ?? 0n);
   const fee = (cents: bigint | null, currency: string) =>
-    cents === null ? { amount: null, currency: null } : { amount: displayOf(cents, currency), currency };
+    cents === null ? { amount: null, cents: null, currency: null } : { amount: displayOf(cents, currency), cents: Number(cents), currency };
   const sourceFee = fee(row.sourceFeeCents, row.outflow.currency);
   const destinationFee = fee(row.destinationFeeCents, row.inflow.currency);
   return {
@@ -40,8 +40,10 @@ export function toTransferResource(row: TransferRow): Transfer {
     transfer_type: transferTypeOf(row.inflow.account.accountType),
     notes: row.notes,
     source_fee_amount: sourceFee.amount,
+    source_fee_amount_cents: sourceFee.cents,
     source_fee_currency: sourceFee.currency,
     destination_fee_amount: destinationFee.amount,
+    destination_fee_amount_cents: destinationFee.cents,
     destination_fee_currency: destinationFee.currency,
     inflow_transaction: toTransferSide(row.inflow),
     outflow_transaction: toTransferSide(row.outflow),

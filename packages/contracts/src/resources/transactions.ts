@@ -8,6 +8,7 @@ import { AccountSummarySchema, CurrencyInputSchema } from "./accounts";
 export const TransactionTransferSchema = z.object({
   id: UuidSchema,
   amount: z.string(),
+  amount_cents: CentsSchema,
   currency: z.string(),
   other_account: AccountSummarySchema.nullable(),
 });
