@@ -58,6 +58,9 @@ function numberText(value: number): string {
   return value.toFixed(20).replace(/\.?0+$/, "");
 }
 
+/** The largest amount one entry may carry, in minor units (a thousand times below 2^53). */
+export const MAX_AMOUNT_CENTS = 10n ** 12n;
+
 /**
  * Minor units of a decimal amount in a currency: ("12.3", "USD") → 1230n. More decimals than the
  * currency has ("0.001" USD) is refused, never rounded, so no cent is invented or lost.
@@ -70,5 +73,7 @@ export function centsOf(text: string, currency: string): bigint {
   const trimmed = fraction.replace(/0+$/, "");
   if (trimmed.length > digits) throw new RangeError(`${currency} amounts have at most ${digits} decimal places`);
   const cents = BigInt(whole! + trimmed.padEnd(digits, "0"));
+  // Sums of amounts must stay exact JavaScript numbers on the wire (below 2^53).
+  if (cents > MAX_AMOUNT_CENTS) throw new RangeError(`amounts are at most ${MAX_AMOUNT_CENTS.toString()} minor units`);
   return sign === "-" ? -cents : cents;
 }

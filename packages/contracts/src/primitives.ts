@@ -3,6 +3,14 @@ import { z } from "zod";
 export const UuidSchema = z.uuid({ message: "must be a UUID" });
 export const TimestampSchema = z.iso.datetime({ offset: true });
 export const DateSchema = z.iso.date();
+/**
+ * A date an entry or valuation may carry: balances are computed for every day from an account's
+ * first entry, so a typo like 0202-01-01 would mean 700,000 days of rows. 1970 to 2099 holds
+ * any household's history.
+ */
+export const LedgerDateSchema = DateSchema.refine((date) => date >= "1970-01-01" && date <= "2099-12-31", {
+  message: "Date must be between 1970-01-01 and 2099-12-31",
+});
 /** Hex colour as Sure stores it, e.g. "#e99537". */
 export const HexColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "must be a hex colour like #4da568" });
 

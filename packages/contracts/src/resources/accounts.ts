@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AmountInputSchema, CentsSchema, CurrencyCodeSchema } from "../money";
-import { BooleanQuerySchema, DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { BooleanQuerySchema, DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 
 /** Sure's account types (its `accountable_type`, underscored). */
 export const ACCOUNT_TYPES = ["depository", "investment", "crypto", "property", "vehicle", "credit_card", "loan", "other_asset", "other_liability"] as const;
@@ -56,7 +56,7 @@ export const CreateAccountBodySchema = z.object({
     subtype: OptionalText,
     currency: CurrencyInputSchema.optional().describe("Defaults to the family currency"),
     balance: AmountInputSchema.optional().describe("Opening balance (default 0); liabilities are positive amounts owed"),
-    opening_balance_date: DateSchema.optional().describe("Date of the opening balance (default today)"),
+    opening_balance_date: LedgerDateSchema.optional().describe("Date of the opening balance (default today)"),
     status: z.enum(["active", "draft"]).optional(),
     institution_name: OptionalText,
     institution_domain: OptionalText,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerWith } from "../route";
 import { AmountInputSchema, CentsSchema } from "../money";
-import { DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema, listQuery } from "../primitives";
+import { DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema, listQuery } from "../primitives";
 import { AccountSummarySchema, CurrencyInputSchema } from "./accounts";
 
 /** Sure's Transfer summary inside a transaction: the other side of the pair. */
@@ -67,7 +67,7 @@ const TransactionName = z.string().trim().min(1, { message: "Name can't be blank
 const Notes = z.string().max(10_000).nullable();
 
 const TransactionFields = z.object({
-  date: DateSchema,
+  date: LedgerDateSchema,
   amount: AmountInputSchema,
   name: TransactionName,
   description: TransactionName.describe("Alternative to name"),
@@ -84,7 +84,7 @@ export const CreateTransactionBodySchema = z.object({
   transaction: TransactionFields.partial()
     .extend({
       account_id: UuidSchema,
-      date: DateSchema,
+      date: LedgerDateSchema,
       amount: AmountInputSchema,
       external_id: z.string().trim().min(1).max(255).optional(),
       source: z.string().trim().min(1).max(100).optional(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AmountInputSchema, CentsSchema } from "../money";
-import { DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 
 /** One side of a transfer (Sure's TransferTransactionSide); `id` and `entry_id` are the transaction's. */
 export const TransferSideSchema = z.object({
@@ -57,7 +57,7 @@ export const CreateTransferBodySchema = z.object({
     to_account_id: UuidSchema,
     amount: PositiveAmount,
     destination_amount: PositiveAmount.optional().describe("Required when the two accounts' currencies differ"),
-    date: DateSchema,
+    date: LedgerDateSchema,
     name: z.string().trim().min(1).max(500).optional(),
     notes: z.string().max(10_000).nullable().optional(),
     source_fee: PositiveAmount.optional(),

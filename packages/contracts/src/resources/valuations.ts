@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerWith } from "../route";
 import { AmountInputSchema, CentsSchema } from "../money";
-import { DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 import { AccountSummarySchema } from "./accounts";
 
 /** Sure's Valuation: the account's whole balance on a date (the id is the entry's). */
@@ -33,7 +33,7 @@ export const CreateValuationBodySchema = z.object({
   valuation: z.object({
     account_id: UuidSchema,
     amount: AmountInputSchema,
-    date: DateSchema,
+    date: LedgerDateSchema,
     notes: Notes,
     upsert: z.boolean().optional(),
   }),
@@ -43,7 +43,7 @@ export const CreateValuationBodySchema = z.object({
 /** Sure: amount and date change together (a valuation is a balance on a date). */
 export const UpdateValuationBodySchema = z.object({
   valuation: z
-    .object({ amount: AmountInputSchema.optional(), date: DateSchema.optional(), notes: Notes })
+    .object({ amount: AmountInputSchema.optional(), date: LedgerDateSchema.optional(), notes: Notes })
     .refine((v) => (v.amount === undefined) === (v.date === undefined), { message: "Provide both amount and date, or neither" }),
 });
 
