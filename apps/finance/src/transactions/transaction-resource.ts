@@ -17,30 +17,20 @@ export const TRANSACTION_INCLUDE = {
 } as const satisfies Prisma.EntryInclude;
 export type TransactionRow = Prisma.EntryGetPayload<{ include: typeof TRANSACTION_INCLUDE }>;
 
-/** Sure's transfer summary: the transfer's size (what left the source) and the other side's account. */
+/** Sure's transfer summary: the transfer's size (what left the source before its fee) and the other side's account. */
 function transferOf(row: TransactionRow): Transaction["transfer"] {
-  if (row.transferIn) {
-    const { outflow } = row.transferIn;
-    const size = outflow.amountCents - (row.transferIn.sourceFeeCents ?? 0n);
-    return {
-      id: row.transferIn.id,
-      amount: displayOf(size, outflow.currency),
-      amount_cents: Number(size),
-      currency: outflow.currency,
-      other_account: toAccountSummary(outflow.account),
-    };
-  }
-  if (row.transferOut) {
-    const size = row.amountCents - (row.transferOut.sourceFeeCents ?? 0n);
-    return {
-      id: row.transferOut.id,
-      amount: displayOf(size, row.currency),
-      amount_cents: Number(size),
-      currency: row.currency,
-      other_account: toAccountSummary(row.transferOut.inflow.account),
-    };
-  }
-  return null;
+  const transfer = row.transferIn ?? row.transferOut;
+  if (!transfer) return null;
+  const outflow = row.transferIn ? row.transferIn.outflow : row;
+  const other = row.transferIn ? row.transferIn.outflow.account : row.transferOut!.inflow.account;
+  const size = outflow.amountCents - (transfer.sourceFeeCents ?? 0n);
+  return {
+    id: transfer.id,
+    amount: displayOf(size, outflow.currency),
+    amount_cents: Number(size),
+    currency: outflow.currency,
+    other_account: toAccountSummary(other),
+  };
 }
 
 export function toTransactionResource(row: TransactionRow): Transaction {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AmountInputSchema, CentsSchema, CurrencyCodeSchema } from "../money";
-import { BooleanQuerySchema, DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { BooleanQuerySchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 
 /** Sure's account types (its `accountable_type`, underscored). */
 export const ACCOUNT_TYPES = ["depository", "investment", "crypto", "property", "vehicle", "credit_card", "loan", "other_asset", "other_liability"] as const;
