@@ -189,6 +189,7 @@ describe("transactions", () => {
     expect(renamed).toMatchObject({ name: "Novel", notes: "paperback", tags: [{ id: tag.id }] });
     const moved = await call("transactions.update", { id: txn.id, transaction: { date: "2026-01-03", amount: 20, tag_ids: [] } });
     expect(moved).toMatchObject({ date: "2026-01-03", amount_cents: 2000, tags: [] });
+    await expectAppError(call("transactions.update", { id: txn.id, transaction: { currency: "JPY" } }), "validation_failed");
     await settled(finance);
     expect((await call("accounts.get", { id: account.id })).balance_cents).toBe(3000);
     const jan3 = (await call("balances.list", { account_id: account.id, start_date: "2026-01-03", end_date: "2026-01-03" })).balances[0];

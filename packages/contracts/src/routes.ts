@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type RouteDef, defineRoute } from "./route";
+import { type RouteDef, type RouteOwner, defineRoute } from "./route";
 import { PageQuerySchema } from "./primitives";
 import { CategoryCollectionSchema, CategoryListQuerySchema, CategorySchema, CreateCategoryBodySchema, UpdateCategoryBodySchema } from "./resources/categories";
 import { FamilySettingsSchema, UpdateFamilySettingsBodySchema } from "./resources/family-settings";
@@ -8,7 +8,6 @@ import { CreateMerchantBodySchema, MerchantSchema, UpdateMerchantBodySchema } fr
 import { ChatCollectionSchema, ChatDetailSchema, CreateChatBodySchema } from "./resources/chats";
 import { PushSubscriptionSchema, RegisterPushSubscriptionBodySchema } from "./resources/push-subscriptions";
 import { AuditLogListSchema, AuditLogQuerySchema } from "./events/audit-events";
-import type { RouteOwner } from "./route";
 import { identityRoutes } from "./routes-identity";
 import { ssoRoutes } from "./routes-sso";
 import { ledgerRoutes } from "./routes-ledger";

@@ -2,9 +2,8 @@ import type { Logger } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import { materializeBalances } from "../balances/balance-materializer";
 import { MissingExchangeRate } from "../exchange-rates/rate-book";
-import { dateOf, isoDateOf } from "../ledger/dates";
+import { addDays, dateOf, isoDateOf } from "../ledger/dates";
 import { matchTransfers, MATCH_WINDOW_DAYS } from "../transfers/transfer-matcher";
-import { addDays } from "../ledger/dates";
 import type { SyncSignal } from "./sync-queue";
 
 interface ClaimedSync {

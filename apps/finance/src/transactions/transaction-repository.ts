@@ -121,6 +121,10 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
         const current = await find(tx, familyId, id);
         await checkReferences(tx, familyId, input);
         const currency = input.currency ?? current.currency;
+        // Minor units mean different things in another currency: the amount must come with it.
+        if (input.currency !== undefined && input.currency !== current.currency && input.amount === undefined) {
+          throw AppError.validation(["Give the amount with a new currency"]);
+        }
         const amount =
           input.amount !== undefined
             ? signedCents(centsIn(input.amount, currency), input.nature)
