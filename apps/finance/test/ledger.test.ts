@@ -154,7 +154,8 @@ describe("transactions", () => {
   });
 
   it("keep totals right across every change that moves an entry in or out of a filter (totals are cached per ledger version)", async () => {
-    const call = newFamily();
+    const actor = newActor();
+    const call = financeAs(finance, actor);
     const account = await call("accounts.create", { account: { name: "A", account_type: "depository" } });
     const food = await call("categories.create", { category: { name: "Groceries & more" } });
     const shop = await call("merchants.create", { merchant: { name: "Old name" } });
@@ -174,8 +175,18 @@ describe("transactions", () => {
     expect(await total({ category_id: food.id })).toBe(0);
     await call("tags.delete", { id: tag.id });
     expect(await total({ tag_ids: [tag.id] })).toBe(0);
+    // The unfiltered total is a kept count: every kind of write moves it.
+    const other = await call("accounts.create", { account: { name: "B", account_type: "depository" } });
+    await call("transfers.create", { transfer: { from_account_id: account.id, to_account_id: other.id, amount: 5, date: "2026-05-02" } });
+    expect(await total({})).toBe(4);
+    const { body: gone } = await call("transactions.create", { transaction: { account_id: account.id, date: "2026-05-03", amount: 2, name: "y" } });
+    await call("transactions.delete", { id: gone.id });
+    expect(await total({})).toBe(4);
     await call("accounts.delete", { id: account.id });
-    expect(await total({})).toBe(0);
+    expect(await total({})).toBe(1);
+    await settled(finance);
+    expect(await total({})).toBe(1);
+    expect(Number((await finance.db.ledgerVersion.findUniqueOrThrow({ where: { familyId: actor.familyId } })).transactions)).toBe(1);
   });
 
   it("update (tags replaced only when given) and delete, recomputing from the earliest changed day", async () => {

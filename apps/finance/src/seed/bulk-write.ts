@@ -1,5 +1,5 @@
 import type { FinanceDb } from "../db";
-import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
 import type { SeedLedger } from "./demo-ledger";
 
 const BATCH = 20_000;
@@ -53,5 +53,6 @@ export async function writeLedger(db: FinanceDb, familyId: string, ledger: SeedL
     );
   }
   await bumpLedgerVersion(db, familyId);
+  await adjustTransactionCount(db, familyId, null);
   await db.$executeRawUnsafe(`ANALYZE entries`);
 }

@@ -3,6 +3,7 @@ import type { FinanceDb } from "../db";
 import { materializeBalances } from "../balances/balance-materializer";
 import { MissingExchangeRate } from "../exchange-rates/rate-book";
 import { addDays, dateOf, isoDateOf } from "../ledger/dates";
+import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
 import { matchTransfers, MATCH_WINDOW_DAYS } from "../transfers/transfer-matcher";
 import type { SyncSignal } from "./sync-queue";
 
@@ -106,9 +107,16 @@ export function createSyncWorker({
 
   /** Removes one account scheduled for deletion (its entries, balances and transfers go with it). */
   async function removeOneAccount(): Promise<boolean> {
-    const removed = await db.$executeRaw`
-      DELETE FROM accounts WHERE id = (SELECT id FROM accounts WHERE status = 'pending_deletion' LIMIT 1 FOR UPDATE SKIP LOCKED)`;
-    return removed > 0;
+    return db.$transaction(async (tx) => {
+      const [account] = await tx.$queryRaw<{ id: string; family_id: string }[]>`
+        SELECT id, family_id FROM accounts WHERE status = 'pending_deletion' LIMIT 1 FOR UPDATE SKIP LOCKED`;
+      if (!account) return false;
+      const transactions = await tx.entry.count({ where: { accountId: account.id, kind: "transaction" } });
+      await tx.account.delete({ where: { id: account.id } });
+      await bumpLedgerVersion(tx, account.family_id);
+      await adjustTransactionCount(tx, account.family_id, -transactions);
+      return true;
+    });
   }
 
   /** Does everything queued now; true when something was done. */

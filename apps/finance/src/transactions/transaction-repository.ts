@@ -4,7 +4,7 @@ import type { FinanceDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
 import { createListCache } from "../ledger/list-cache";
-import { ledgerStateOf } from "../ledger/ledger-version";
+import { adjustTransactionCount, ledgerStateOf, rememberTransactionCount } from "../ledger/ledger-version";
 import { dateOf, isoDateOf } from "../ledger/dates";
 import { centsIn } from "../ledger/money";
 import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
@@ -54,12 +54,21 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
   return {
     /** Newest first; totals and deep-page positions come from the cache of the family's ledger version. */
     async list(familyId: string, query: TransactionListQuery) {
-      const { version, hiddenAccountIds } = await ledgerStateOf(db, familyId);
+      const { version, hiddenAccountIds, transactions } = await ledgerStateOf(db, familyId);
       const currencies = query.min_amount !== undefined || query.max_amount !== undefined ? await entryCurrenciesOf(db, familyId) : [];
       const where = transactionFilterSql(familyId, query, hiddenAccountIds, currencies);
       const { page: _page, per_page: _perPage, ...filters } = query;
       const key = JSON.stringify([familyId, version.toString(), hiddenAccountIds, filters]);
-      const total = await cache.remember(`count:${key}`, () => countTransactions(db, where));
+      // The family's own list (no filter, nothing hidden) takes its total from the kept count.
+      const unfiltered = Object.values(filters).every((value) => value === undefined) && hiddenAccountIds.length === 0;
+      const total =
+        unfiltered && transactions !== null
+          ? Number(transactions)
+          : await cache.remember(`count:${key}`, async () => {
+              const counted = await countTransactions(db, where);
+              if (unfiltered) await rememberTransactionCount(db, familyId, version, counted);
+              return counted;
+            });
       const ids = await pageIds(db, where, pageWindow(query), total, () => cache.remember(`checkpoints:${key}`, () => checkpointsOf(db, where)));
       const rows = await db.entry.findMany({ where: { id: { in: ids } }, include: TRANSACTION_INCLUDE });
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -104,6 +113,7 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
             },
           });
           await requestAccountSync(tx, familyId, account.id, input.date);
+          await adjustTransactionCount(tx, familyId, 1);
           return find(tx, familyId, entry.id);
         });
         signal.poke();
@@ -167,6 +177,7 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
         }
         await tx.entry.delete({ where: { id } });
         await requestAccountSync(tx, familyId, current.accountId, isoDateOf(current.date));
+        await adjustTransactionCount(tx, familyId, -1);
       });
       signal.poke();
     },

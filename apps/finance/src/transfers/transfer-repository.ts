@@ -4,6 +4,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
 import { dateOf, dateRange } from "../ledger/dates";
 import { centsIn } from "../ledger/money";
+import { adjustTransactionCount } from "../ledger/ledger-version";
 import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
 import { outflowKindOf } from "./transfer-kinds";
 import { REJECTED_INCLUDE, TRANSFER_INCLUDE, toRejectedTransferResource, toTransferResource } from "./transfer-resource";
@@ -133,6 +134,7 @@ export function createTransferRepository(db: FinanceDb, signal: SyncSignal) {
         });
         await requestAccountSync(tx, familyId, from.id, input.date);
         await requestAccountSync(tx, familyId, to.id, input.date);
+        await adjustTransactionCount(tx, familyId, 2);
         return find(tx, familyId, transfer.id);
       });
       signal.poke();

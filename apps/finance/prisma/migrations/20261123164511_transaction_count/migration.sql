@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ledger_versions" ADD COLUMN     "transactions" BIGINT;
