@@ -86,6 +86,22 @@ try {
     );
   }
 
+  // The family's own list right after each of 20 writes: its total is the kept count, not a recount.
+  const afterWrite: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const created = await fetch(`${system.url}/api/v1/transactions`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ transaction: { account_id: family.accounts.checking.id, date: "2026-06-01", amount: 1, name: "Bench write" } }),
+    });
+    if (created.status !== 201) throw new Error(`create answered ${created.status}`);
+    const t0 = performance.now();
+    await (await fetch(`${system.url}/api/v1/transactions`, { headers })).arrayBuffer();
+    afterWrite.push(performance.now() - t0);
+  }
+  afterWrite.sort((a, b) => a - b);
+  console.log(`page 1 right after a write (20 writes): p50 ${fmt(percentile(afterWrite, 50))} ms, p95 ${fmt(percentile(afterWrite, 95))} ms`);
+
   // --- recomputation of one account with 100,000 entries over ten years ---
   const account = (await (
     await fetch(`${system.url}/api/v1/accounts`, {
