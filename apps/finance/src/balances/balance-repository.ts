@@ -3,6 +3,7 @@ import type { FinanceDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { dateRange, isoDateOf } from "../ledger/dates";
 import { pairOf } from "../ledger/money";
+import { isComplete } from "../ledger/complete-rows";
 
 const BALANCE_INCLUDE = { account: { select: { id: true, name: true, accountType: true } } } as const;
 type BalanceRow = Prisma.BalanceGetPayload<{ include: typeof BALANCE_INCLUDE }>;
@@ -63,12 +64,12 @@ export function createBalanceRepository(db: FinanceDb) {
         }),
         db.balance.count({ where }),
       ]);
-      return { balances: rows.map(toBalanceResource), pagination: paginationOf(query, total) };
+      return { balances: rows.filter((row) => isComplete(row.account)).map(toBalanceResource), pagination: paginationOf(query, total) };
     },
 
     async get(familyId: string, id: string) {
       const row = await db.balance.findFirst({ where: { id, familyId, account: visible }, include: BALANCE_INCLUDE });
-      if (!row) throw AppError.notFound("Balance");
+      if (!row || !isComplete(row.account)) throw AppError.notFound("Balance");
       return toBalanceResource(row);
     },
   };

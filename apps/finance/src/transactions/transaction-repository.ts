@@ -10,6 +10,7 @@ import { centsIn } from "../ledger/money";
 import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
 import { TRANSACTION_INCLUDE, type TransactionRow } from "./transaction-resource";
 import { checkpointsOf, countTransactions, entryCurrenciesOf, pageIds, transactionFilterSql } from "./transaction-page";
+import { isComplete } from "../ledger/complete-rows";
 
 type Tx = Prisma.TransactionClient;
 type Nature = "income" | "expense" | "inflow" | "outflow";
@@ -47,7 +48,7 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
       where: { id, familyId, kind: "transaction", account: { status: { not: "pending_deletion" } } },
       include: TRANSACTION_INCLUDE,
     });
-    if (!row) throw AppError.notFound("Transaction");
+    if (!row || !isComplete(row.account)) throw AppError.notFound("Transaction");
     return row;
   }
 
@@ -72,7 +73,10 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
       const ids = await pageIds(db, where, pageWindow(query), total, () => cache.remember(`checkpoints:${key}`, () => checkpointsOf(db, where)));
       const rows = await db.entry.findMany({ where: { id: { in: ids } }, include: TRANSACTION_INCLUDE });
       const byId = new Map(rows.map((row) => [row.id, row]));
-      return { rows: ids.map((id) => byId.get(id)!).filter(Boolean), pagination: paginationOf(query, total) };
+      return {
+        rows: ids.map((id) => byId.get(id)).filter((row): row is TransactionRow => row !== undefined && isComplete(row.account)),
+        pagination: paginationOf(query, total),
+      };
     },
 
     get(familyId: string, id: string) {

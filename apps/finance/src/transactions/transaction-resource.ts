@@ -17,12 +17,16 @@ export const TRANSACTION_INCLUDE = {
 } as const satisfies Prisma.EntryInclude;
 export type TransactionRow = Prisma.EntryGetPayload<{ include: typeof TRANSACTION_INCLUDE }>;
 
-/** Sure's transfer summary: the transfer's size (what left the source before its fee) and the other side's account. */
+/**
+ * Sure's transfer summary: the transfer's size (what left the source before its fee) and the other
+ * side's account. A side already gone (its account being removed right now) means no transfer.
+ */
 function transferOf(row: TransactionRow): Transaction["transfer"] {
   const transfer = row.transferIn ?? row.transferOut;
   if (!transfer) return null;
-  const outflow = row.transferIn ? row.transferIn.outflow : row;
-  const other = row.transferIn ? row.transferIn.outflow.account : row.transferOut!.inflow.account;
+  const outflow = row.transferIn ? (row.transferIn.outflow as typeof row.transferIn.outflow | null) : row;
+  const other = row.transferIn ? outflow?.account : (row.transferOut?.inflow as { account: TransactionRow["account"] } | null)?.account;
+  if (!outflow || !other) return null;
   const size = outflow.amountCents - (transfer.sourceFeeCents ?? 0n);
   return {
     id: transfer.id,

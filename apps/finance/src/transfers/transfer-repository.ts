@@ -8,6 +8,7 @@ import { adjustTransactionCount } from "../ledger/ledger-version";
 import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
 import { outflowKindOf } from "./transfer-kinds";
 import { REJECTED_INCLUDE, TRANSFER_INCLUDE, toRejectedTransferResource, toTransferResource } from "./transfer-resource";
+import { isComplete } from "../ledger/complete-rows";
 
 type Tx = Prisma.TransactionClient;
 
@@ -47,7 +48,7 @@ function pairWhere(query: Omit<TransferQuery, "status">) {
 export function createTransferRepository(db: FinanceDb, signal: SyncSignal) {
   async function find(tx: Tx | FinanceDb, familyId: string, id: string) {
     const row = await tx.transfer.findFirst({ where: { id, familyId, inflow: VISIBLE_SIDE, outflow: VISIBLE_SIDE }, include: TRANSFER_INCLUDE });
-    if (!row) throw AppError.notFound("Transfer");
+    if (!row || !isComplete(row.inflow?.account, row.outflow?.account)) throw AppError.notFound("Transfer");
     return row;
   }
 
@@ -69,7 +70,10 @@ export function createTransferRepository(db: FinanceDb, signal: SyncSignal) {
         }),
         db.transfer.count({ where }),
       ]);
-      return { transfers: rows.map(toTransferResource), pagination: paginationOf(query, total) };
+      return {
+        transfers: rows.filter((row) => isComplete(row.inflow?.account, row.outflow?.account)).map(toTransferResource),
+        pagination: paginationOf(query, total),
+      };
     },
 
     async get(familyId: string, id: string) {
@@ -176,12 +180,15 @@ export function createTransferRepository(db: FinanceDb, signal: SyncSignal) {
         }),
         db.rejectedTransfer.count({ where }),
       ]);
-      return { rejected_transfers: rows.map(toRejectedTransferResource), pagination: paginationOf(query, total) };
+      return {
+        rejected_transfers: rows.filter((row) => isComplete(row.inflow?.account, row.outflow?.account)).map(toRejectedTransferResource),
+        pagination: paginationOf(query, total),
+      };
     },
 
     async getRejected(familyId: string, id: string) {
       const row = await db.rejectedTransfer.findFirst({ where: { id, familyId, inflow: VISIBLE_SIDE, outflow: VISIBLE_SIDE }, include: REJECTED_INCLUDE });
-      if (!row) throw AppError.notFound("Rejected transfer");
+      if (!row || !isComplete(row.inflow?.account, row.outflow?.account)) throw AppError.notFound("Rejected transfer");
       return toRejectedTransferResource(row);
     },
   };

@@ -6,6 +6,7 @@ import { toAccountSummary } from "../accounts/account-resource";
 import { dateOf, dateRange, isoDateOf } from "../ledger/dates";
 import { centsIn, displayOf } from "../ledger/money";
 import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
+import { isComplete } from "../ledger/complete-rows";
 
 type Tx = Prisma.TransactionClient;
 
@@ -39,7 +40,7 @@ export function createValuationRepository(db: FinanceDb, signal: SyncSignal) {
       where: { id, familyId, kind: "valuation", account: { status: { not: "pending_deletion" } } },
       include: VALUATION_INCLUDE,
     });
-    if (!row) throw AppError.notFound("Valuation");
+    if (!row || !isComplete(row.account)) throw AppError.notFound("Valuation");
     return row;
   }
 
@@ -68,7 +69,7 @@ export function createValuationRepository(db: FinanceDb, signal: SyncSignal) {
         }),
         db.entry.count({ where }),
       ]);
-      return { valuations: rows.map(toValuationResource), pagination: paginationOf(query, total) };
+      return { valuations: rows.filter((row) => isComplete(row.account)).map(toValuationResource), pagination: paginationOf(query, total) };
     },
 
     async get(familyId: string, id: string) {
