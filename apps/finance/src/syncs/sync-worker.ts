@@ -107,16 +107,20 @@ export function createSyncWorker({
 
   /** Removes one account scheduled for deletion (its entries, balances and transfers go with it). */
   async function removeOneAccount(): Promise<boolean> {
-    return db.$transaction(async (tx) => {
-      const [account] = await tx.$queryRaw<{ id: string; family_id: string }[]>`
+    return db.$transaction(
+      async (tx) => {
+        const [account] = await tx.$queryRaw<{ id: string; family_id: string }[]>`
         SELECT id, family_id FROM accounts WHERE status = 'pending_deletion' LIMIT 1 FOR UPDATE SKIP LOCKED`;
-      if (!account) return false;
-      const transactions = await tx.entry.count({ where: { accountId: account.id, kind: "transaction" } });
-      await tx.account.delete({ where: { id: account.id } });
-      await bumpLedgerVersion(tx, account.family_id);
-      await adjustTransactionCount(tx, account.family_id, -transactions);
-      return true;
-    });
+        if (!account) return false;
+        const transactions = await tx.entry.count({ where: { accountId: account.id, kind: "transaction" } });
+        await tx.account.delete({ where: { id: account.id } });
+        await bumpLedgerVersion(tx, account.family_id);
+        await adjustTransactionCount(tx, account.family_id, -transactions);
+        return true;
+      },
+      // An account of a million entries takes far longer to delete than Prisma's 5 s default.
+      { timeout: 600_000, maxWait: 30_000 },
+    );
   }
 
   /** Does everything queued now; true when something was done. */
