@@ -24,12 +24,12 @@ import { createTransferRepository } from "./transfers/transfer-repository";
 import { createValuationHandlers } from "./valuations/valuation-handlers";
 import { createValuationRepository } from "./valuations/valuation-repository";
 
-export type FinanceDeps = ServiceDeps<FinanceDb> & { syncPollMs?: number };
+export type FinanceDeps = ServiceDeps<FinanceDb>;
 
 /** Wires the finance service by hand: repositories, handlers, router, server, background worker. Tests start exactly this. */
 export function createFinanceService(deps: FinanceDeps) {
   const { db } = deps;
-  const worker = createSyncWorker({ db, log: deps.log, ...(deps.syncPollMs ? { pollMs: deps.syncPollMs } : {}) });
+  const worker = createSyncWorker({ db, log: deps.log });
   const settings = createFamilySettingsRepository(db);
   const familyCurrency = async (familyId: string) => (await settings.get(familyId)).currency;
   const router = buildServiceRouter("finance", {

@@ -23,3 +23,8 @@ export function toAccountDetail(row: Account): AccountDetail {
 export function toAccountSummary(row: Pick<Account, "id" | "name" | "accountType" | "status">): AccountSummary {
   return { id: row.id, name: row.name, account_type: row.accountType, status: row.status };
 }
+
+/** The account as balances and transfer sides name it (Sure's BalanceAccount). */
+export function toAccountRef(row: Pick<Account, "id" | "name" | "accountType">) {
+  return { id: row.id, name: row.name, account_type: row.accountType };
+}

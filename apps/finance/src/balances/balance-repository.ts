@@ -3,6 +3,7 @@ import type { FinanceDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { dateRange, isoDateOf } from "../ledger/dates";
 import { pairOf } from "../ledger/money";
+import { toAccountRef } from "../accounts/account-resource";
 import { isComplete } from "../ledger/complete-rows";
 
 const BALANCE_INCLUDE = { account: { select: { id: true, name: true, accountType: true } } } as const;
@@ -31,7 +32,7 @@ export function toBalanceResource(row: BalanceRow): Balance {
     ...pair("end_cash_balance", row.endCashCents),
     ...pair("end_non_cash_balance", row.endNonCashCents),
     ...pair("end_balance", row.endCashCents + row.endNonCashCents),
-    account: { id: row.account.id, name: row.account.name, account_type: row.account.accountType },
+    account: toAccountRef(row.account),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

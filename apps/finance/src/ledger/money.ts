@@ -1,4 +1,5 @@
 import { AppError, centsOf, moneyOf } from "@hearth/contracts";
+import { isoDateOf } from "./dates";
 
 /** A money pair from a BIGINT column (always within JavaScript's safe integers for real balances). */
 export function pairOf<N extends string>(name: N, cents: bigint | number, currency: string) {
@@ -18,4 +19,14 @@ export function centsIn(text: string, currency: string, field = "Amount"): bigin
     if (err instanceof RangeError) throw AppError.validation([`${field}: ${err.message}`]);
     throw err;
   }
+}
+
+/** The dated amount every entry answers with (transactions, valuations, transfer sides). */
+export function entryAmountOf(entry: { date: Date; amountCents: bigint; currency: string }) {
+  return {
+    date: isoDateOf(entry.date),
+    amount: displayOf(entry.amountCents, entry.currency),
+    amount_cents: Number(entry.amountCents),
+    currency: entry.currency,
+  };
 }

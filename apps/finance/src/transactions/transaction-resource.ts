@@ -1,8 +1,7 @@
 import type { Transaction } from "@hearth/contracts";
 import type { Prisma } from "../generated/prisma/client";
 import { toAccountSummary } from "../accounts/account-resource";
-import { isoDateOf } from "../ledger/dates";
-import { displayOf } from "../ledger/money";
+import { displayOf, entryAmountOf } from "../ledger/money";
 
 const ACCOUNT_SUMMARY = { select: { id: true, name: true, accountType: true, status: true } } as const;
 
@@ -40,10 +39,7 @@ function transferOf(row: TransactionRow): Transaction["transfer"] {
 export function toTransactionResource(row: TransactionRow): Transaction {
   return {
     id: row.id,
-    date: isoDateOf(row.date),
-    amount: displayOf(row.amountCents, row.currency),
-    amount_cents: Number(row.amountCents),
-    currency: row.currency,
+    ...entryAmountOf(row),
     name: row.name,
     notes: row.notes,
     external_id: row.externalId,

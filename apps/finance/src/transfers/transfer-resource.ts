@@ -1,7 +1,8 @@
 import type { Transfer } from "@hearth/contracts";
 import type { Prisma } from "../generated/prisma/client";
 import { isoDateOf } from "../ledger/dates";
-import { displayOf } from "../ledger/money";
+import { displayOf, entryAmountOf } from "../ledger/money";
+import { toAccountRef } from "../accounts/account-resource";
 import { transferTypeOf } from "./transfer-kinds";
 
 const SIDE = { include: { account: { select: { id: true, name: true, accountType: true } } } } as const;
@@ -13,13 +14,10 @@ export function toTransferSide(entry: SideRow) {
   return {
     id: entry.id,
     entry_id: entry.id,
-    date: isoDateOf(entry.date),
-    amount: displayOf(entry.amountCents, entry.currency),
-    amount_cents: Number(entry.amountCents),
-    currency: entry.currency,
+    ...entryAmountOf(entry),
     name: entry.name,
     kind: entry.transactionKind ?? "standard",
-    account: { id: entry.account.id, name: entry.account.name, account_type: entry.account.accountType },
+    account: toAccountRef(entry.account),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
 import { toAccountSummary } from "../accounts/account-resource";
 import { dateOf, dateRange, isoDateOf } from "../ledger/dates";
-import { centsIn, displayOf } from "../ledger/money";
+import { centsIn, entryAmountOf } from "../ledger/money";
 import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
 import { isComplete } from "../ledger/complete-rows";
 
@@ -16,10 +16,7 @@ type ValuationRow = Prisma.EntryGetPayload<{ include: typeof VALUATION_INCLUDE }
 export function toValuationResource(row: ValuationRow): Valuation {
   return {
     id: row.id,
-    date: isoDateOf(row.date),
-    amount: displayOf(row.amountCents, row.currency),
-    amount_cents: Number(row.amountCents),
-    currency: row.currency,
+    ...entryAmountOf(row),
     notes: row.notes,
     kind: row.valuationKind ?? "reconciliation",
     account: toAccountSummary(row.account),
