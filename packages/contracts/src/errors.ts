@@ -85,6 +85,11 @@ export class AppError extends Error {
   static validation(errors: string[]): AppError {
     return new AppError("validation_failed", { message: errors.join(", "), errors });
   }
+
+  /** Sure's uniqueness answer: `taken("Name")` is 422 "Name has already been taken". */
+  static taken(field: string): AppError {
+    return AppError.validation([`${field} has already been taken`]);
+  }
 }
 
 /** Carries an AppError across the tRPC hop (serialised into the error shape's data). */
