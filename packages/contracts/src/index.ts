@@ -3,6 +3,7 @@ export * from "./primitives";
 export * from "./context";
 export * from "./route";
 export * from "./routes";
+export * from "./route-types";
 export * from "./internal";
 export * from "./resources/tags";
 export * from "./resources/merchants";

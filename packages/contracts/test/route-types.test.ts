@@ -1,0 +1,10 @@
+import { describe, expectTypeOf, it } from "vitest";
+import type { BodyOf, InputOf, QueryOf } from "../src";
+
+describe("route types", () => {
+  it("infers bodies, queries and merged inputs from the route table", () => {
+    expectTypeOf<BodyOf<"tags.create">["tag"]["name"]>().toEqualTypeOf<string>();
+    expectTypeOf<InputOf<"tags.update">["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<QueryOf<"categories.list">>().toHaveProperty("page");
+  });
+});
