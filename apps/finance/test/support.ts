@@ -1,5 +1,5 @@
 import { routes, type Actor, type RouteDef } from "@hearth/contracts";
-import { contextOf, startServiceUnderTest, type ServiceUnderTest } from "@hearth/test-kit";
+import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb } from "../src/db";
 
@@ -7,9 +7,27 @@ export { contextOf, expectAppError, newActor } from "@hearth/test-kit";
 
 export type RunningFinance = ServiceUnderTest<FinanceDb, ReturnType<typeof createFinanceService>>;
 
+/** How the kit builds finance. */
+export const financeUnderTest = { service: "finance", migrationsDir: MIGRATIONS_DIR, createDb: createFinanceDb, create: createFinanceService } as const;
+
+/** What the kit's shared health and internal-auth suites call on finance. */
+export const financeBasics: ServiceBasics<FinanceDb, RunningFinance["parts"]> = {
+  ...financeUnderTest,
+  procedures: [
+    { procedure: "tags.list", input: () => ({}), answer: { toEqual: [] } },
+    {
+      procedure: "tags.create",
+      input: () => ({ tag: { name: "Nope" } }),
+      answer: { toMatchObject: { name: "Nope" } },
+      refusesReadOnlyKey: "insufficient_scope",
+    },
+  ],
+  countRows: (db) => db.tag.count(),
+};
+
 /** The finance service on a fresh, migrated database, listening on a free port. */
 export function startFinance(): Promise<RunningFinance> {
-  return startServiceUnderTest({ service: "finance", migrationsDir: MIGRATIONS_DIR, createDb: createFinanceDb, create: createFinanceService });
+  return startServiceUnderTest(financeUnderTest);
 }
 
 /** Calls any finance procedure as `actor`, as the gateway would (GET routes are queries). */

@@ -5,3 +5,7 @@ export { kafkaBrokerControl, type KafkaBrokerControl } from "./kafka-broker-cont
 export { testPostgresAdminUrl, testKafkaBrokers, describeWithKafka } from "./infra";
 export { startServiceUnderTest, newActor, contextOf, expectAppError, type ServiceUnderTest, type ServiceUnderTestOptions } from "./service-harness";
 export { startOidcProvider, type OidcProviderOptions, type OidcTestClient, type OidcTestUser, type TestOidcProvider } from "./oidc-provider";
+export { describeServiceHealth } from "./service-suite/describe-service-health";
+export { describeInternalAuth } from "./service-suite/describe-internal-auth";
+export type { ServiceBasics } from "./service-suite/service-basics";
+export type { ProcedureCase } from "./service-suite/procedure-case";

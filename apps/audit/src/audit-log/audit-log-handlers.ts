@@ -1,9 +1,9 @@
 import type { InternalHandlers, RouteHandler } from "@hearth/service-kit";
-import { toAuditLogEntry, type AuditLogRepository } from "./audit-log-repository";
+import type { AuditLogRepository } from "./audit-log-repository";
+import { toAuditLogResource } from "./audit-log-resource";
 
 export function createAuditLogHandlers(repository: AuditLogRepository) {
-  const list: RouteHandler<"auditLogs.list"> = async ({ ctx, input }) =>
-    (await repository.list({ ...input, familyId: ctx.actor.familyId })).map(toAuditLogEntry);
+  const list: RouteHandler<"auditLogs.list"> = async ({ ctx, input }) => (await repository.list(ctx.actor.familyId, input)).map(toAuditLogResource);
   return { "auditLogs.list": list };
 }
 

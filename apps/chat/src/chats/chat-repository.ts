@@ -1,12 +1,9 @@
-import type { PageQuery } from "@hearth/contracts";
+import type { Actor, BodyOf, PageQuery } from "@hearth/contracts";
 import type { ChatDb } from "../db";
-import type { ChatStats } from "./chat-resources";
+import type { ChatStats } from "./chat-resource";
 
 /** A chat belongs to the user who created it, within their family: every query filters on both. */
-export interface ChatOwner {
-  familyId: string;
-  userId: string;
-}
+export type ChatOwner = Pick<Actor, "familyId" | "userId">;
 
 const MESSAGES_OLDEST_FIRST = { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }] };
 
@@ -39,7 +36,7 @@ export function createChatRepository(db: ChatDb) {
     },
 
     /** Creates the chat and, when given, its first user message in one atomic nested write. */
-    create(owner: ChatOwner, data: { title: string; message?: string | undefined; model?: string | undefined }) {
+    create(owner: ChatOwner, data: BodyOf<"chats.create">) {
       const firstMessage =
         data.message === undefined
           ? undefined
