@@ -3,16 +3,19 @@ import type { FinanceDb } from "./db";
 import { createAccountHandlers } from "./accounts/account-handlers";
 import { createAccountRepository } from "./accounts/account-repository";
 import { createBalanceHandlers } from "./balances/balance-handlers";
+import { materializeBalances } from "./balances/balance-materializer";
 import { createBalanceRepository } from "./balances/balance-repository";
+import { createBalanceSheetQueries } from "./balances/balance-sheet-queries";
 import { createCategoryHandlers } from "./categories/category-handlers";
 import { createCategoryRepository } from "./categories/category-repository";
+import { createExchangeRateHandlers } from "./exchange-rates/exchange-rate-handlers";
 import { createExchangeRateRepository } from "./exchange-rates/exchange-rate-repository";
-import { resyncOnRateChange } from "./exchange-rates/rate-change";
 import { createFamilySettingsHandlers } from "./family-settings/family-settings-handlers";
 import { createFamilySettingsRepository } from "./family-settings/family-settings-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
 import { createSyncHandlers } from "./syncs/sync-handlers";
+import { createSyncQueueQueries } from "./syncs/sync-queue-queries";
 import { createSyncRepository } from "./syncs/sync-repository";
 import { createSyncWorker } from "./syncs/sync-worker";
 import { createTagHandlers } from "./tags/tag-handlers";
@@ -20,29 +23,42 @@ import { createTagRepository } from "./tags/tag-repository";
 import { createTransactionHandlers } from "./transactions/transaction-handlers";
 import { createTransactionRepository } from "./transactions/transaction-repository";
 import { createTransferHandlers } from "./transfers/transfer-handlers";
+import { createTransferMatchQueries } from "./transfers/transfer-match-queries";
+import { createTransferMatcher } from "./transfers/transfer-matcher";
 import { createTransferRepository } from "./transfers/transfer-repository";
 import { createValuationHandlers } from "./valuations/valuation-handlers";
 import { createValuationRepository } from "./valuations/valuation-repository";
 
 export type FinanceDeps = ServiceDeps<FinanceDb>;
 
-/** Wires the finance service by hand: repositories, handlers, router, server, background worker. Tests start exactly this. */
+/**
+ * Wires the finance service by hand: repositories and query modules on the database, handlers on
+ * those, the router, the server and the background worker. Tests start exactly this.
+ */
 export function createFinanceService(deps: FinanceDeps) {
   const { db } = deps;
-  const worker = createSyncWorker({ db, log: deps.log });
+  const accounts = createAccountRepository(db);
   const settings = createFamilySettingsRepository(db);
   const familyCurrency = async (familyId: string) => (await settings.get(familyId)).currency;
+  const worker = createSyncWorker({
+    queue: createSyncQueueQueries(db),
+    accounts,
+    materialize: (accountId, windowStart) => materializeBalances(db, accountId, windowStart),
+    matcher: createTransferMatcher(createTransferMatchQueries(db)),
+    log: deps.log,
+  });
   const router = buildServiceRouter("finance", {
     ...createTagHandlers(createTagRepository(db)),
     ...createCategoryHandlers(createCategoryRepository(db)),
     ...createFamilySettingsHandlers(settings),
     ...createMerchantHandlers(createMerchantRepository(db)),
-    ...createAccountHandlers(createAccountRepository(db, worker, familyCurrency)),
-    ...createTransactionHandlers(createTransactionRepository(db, worker)),
-    ...createValuationHandlers(createValuationRepository(db, worker)),
-    ...createTransferHandlers(createTransferRepository(db, worker)),
-    ...createBalanceHandlers(createBalanceRepository(db), db, familyCurrency),
-    ...createSyncHandlers(createSyncRepository(db, worker), createExchangeRateRepository(db, resyncOnRateChange(db, worker))),
+    ...createAccountHandlers(accounts, worker, familyCurrency),
+    ...createTransactionHandlers(createTransactionRepository(db), worker),
+    ...createValuationHandlers(createValuationRepository(db), worker),
+    ...createTransferHandlers(createTransferRepository(db), worker),
+    ...createBalanceHandlers(createBalanceRepository(db), createBalanceSheetQueries(db), familyCurrency),
+    ...createExchangeRateHandlers(createExchangeRateRepository(db), worker),
+    ...createSyncHandlers(createSyncRepository(db), worker),
   });
   const server = createServiceServer({
     service: "finance",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PageQuerySchema, TransactionListQuerySchema } from "@hearth/contracts";
-import { checkpointsOf, countTransactions, pageIds, transactionFilterSql } from "../src/transactions/transaction-page";
+import { checkpointsOf, countTransactions, pageIds, transactionFilterSql } from "../src/transactions/transaction-page-queries";
 import { financeAs, newActor, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;

@@ -1,18 +1,31 @@
+import { paginationOf } from "@hearth/contracts";
 import type { RouteHandler } from "@hearth/service-kit";
+import { todayIso } from "../ledger/dates";
+import { centsIn } from "../ledger/money";
+import type { SyncSignal } from "../syncs/sync-signal";
 import type { AccountRepository } from "./account-repository";
 import { toAccountDetail } from "./account-resource";
 
-export function createAccountHandlers(accounts: AccountRepository) {
+export function createAccountHandlers(accounts: AccountRepository, signal: SyncSignal, familyCurrency: (familyId: string) => Promise<string>) {
   const list: RouteHandler<"accounts.list"> = async ({ ctx, input }) => {
-    const { rows, pagination } = await accounts.list(ctx.actor.familyId, input);
-    return { accounts: rows.map(toAccountDetail), pagination };
+    const { rows, total } = await accounts.list(ctx.actor.familyId, input);
+    return { accounts: rows.map(toAccountDetail), pagination: paginationOf(input, total) };
   };
   const get: RouteHandler<"accounts.get"> = async ({ ctx, input }) =>
     toAccountDetail(await accounts.get(ctx.actor.familyId, input.id, input.include_disabled ?? false));
-  const create: RouteHandler<"accounts.create"> = async ({ ctx, input }) => toAccountDetail(await accounts.create(ctx.actor.familyId, input.account));
+  /** In the family currency unless given one; the opening balance (default 0) is dated today unless given a date. */
+  const create: RouteHandler<"accounts.create"> = async ({ ctx, input }) => {
+    const { currency: given, balance, opening_balance_date, ...account } = input.account;
+    const currency = given ?? (await familyCurrency(ctx.actor.familyId));
+    const openingCents = balance === undefined ? 0n : centsIn(balance, currency, "Balance");
+    const row = await accounts.create(ctx.actor.familyId, { ...account, currency, openingCents, openingDate: opening_balance_date ?? todayIso() });
+    signal.poke();
+    return toAccountDetail(row);
+  };
   const update: RouteHandler<"accounts.update"> = async ({ ctx, input }) => toAccountDetail(await accounts.update(ctx.actor.familyId, input.id, input.account));
   const remove: RouteHandler<"accounts.delete"> = async ({ ctx, input }) => {
     await accounts.scheduleDeletion(ctx.actor.familyId, input.id);
+    signal.poke();
     return { message: "Account scheduled for deletion" };
   };
   return { "accounts.list": list, "accounts.get": get, "accounts.create": create, "accounts.update": update, "accounts.delete": remove };

@@ -1,35 +1,30 @@
-import { AppError, pageWindow, paginationOf, type AccountType, type PageQuery } from "@hearth/contracts";
-import type { FinanceDb } from "../db";
+import { AppError, pageWindow, type BodyOf, type QueryOf } from "@hearth/contracts";
+import type { FinanceDb, FinanceTx } from "../db";
 import type { AccountStatus, Prisma } from "../generated/prisma/client";
 import { classificationOf } from "../balances/balance-calculator";
+import { changedColumns } from "../ledger/column-changes";
 import { dateOf, todayIso } from "../ledger/dates";
-import { centsIn } from "../ledger/money";
-import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
+import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
+import { requestAccountSync } from "../syncs/sync-queue-queries";
 
-type Tx = Prisma.TransactionClient;
+/** A new account as stored: the currency resolved, the opening balance in minor units on its date. */
+export type NewAccount = Omit<BodyOf<"accounts.create">["account"], "currency" | "balance" | "opening_balance_date"> & {
+  currency: string;
+  openingCents: bigint;
+  openingDate: string;
+};
+export type AccountChanges = BodyOf<"accounts.update">["account"];
 
-export interface NewAccount {
-  name: string;
-  account_type: AccountType;
-  subtype?: string | null | undefined;
-  currency?: string | undefined;
-  balance?: string | undefined;
-  opening_balance_date?: string | undefined;
-  status?: "active" | "draft" | undefined;
-  institution_name?: string | null | undefined;
-  institution_domain?: string | null | undefined;
-}
-
-export interface AccountChanges {
-  name?: string | undefined;
-  subtype?: string | null | undefined;
-  status?: "active" | "draft" | "disabled" | undefined;
-  institution_name?: string | null | undefined;
-  institution_domain?: string | null | undefined;
-}
+const CHANGE_COLUMNS = {
+  name: "name",
+  subtype: "subtype",
+  status: "status",
+  institution_name: "institutionName",
+  institution_domain: "institutionDomain",
+} as const;
 
 /** An account of the family that is not on its way out; disabled ones only when asked for. */
-export async function findAccount(tx: Tx | FinanceDb, familyId: string, id: string, options: { includeDisabled?: boolean } = {}) {
+export async function findAccount(tx: FinanceTx | FinanceDb, familyId: string, id: string, options: { includeDisabled?: boolean } = {}) {
   const row = await tx.account.findFirst({ where: { id, familyId, status: { in: visibleStatuses(options.includeDisabled ?? true) } } });
   if (!row) throw AppError.notFound("Account");
   return row;
@@ -39,27 +34,24 @@ function visibleStatuses(includeDisabled: boolean): AccountStatus[] {
   return includeDisabled ? ["active", "draft", "disabled"] : ["active", "draft"];
 }
 
-export function createAccountRepository(db: FinanceDb, signal: SyncSignal, familyCurrency: (familyId: string) => Promise<string>) {
+export function createAccountRepository(db: FinanceDb) {
   return {
-    async list(familyId: string, query: PageQuery & { include_disabled?: boolean | undefined }) {
+    async list(familyId: string, query: QueryOf<"accounts.list">) {
       const where: Prisma.AccountWhereInput = { familyId, status: { in: visibleStatuses(query.include_disabled ?? false) } };
       const [rows, total] = await db.$transaction([
         db.account.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], ...pageWindow(query) }),
         db.account.count({ where }),
       ]);
-      return { rows, pagination: paginationOf(query, total) };
+      return { rows, total };
     },
 
     get(familyId: string, id: string, includeDisabled: boolean) {
       return findAccount(db, familyId, id, { includeDisabled });
     },
 
-    /** The opening balance becomes an opening-anchor valuation: the calculator starts from it. */
-    async create(familyId: string, input: NewAccount) {
-      const currency = input.currency ?? (await familyCurrency(familyId));
-      const openingCents = input.balance === undefined ? 0n : centsIn(input.balance, currency, "Balance");
-      const openingDate = input.opening_balance_date ?? todayIso();
-      const account = await db.$transaction(async (tx) => {
+    /** The opening balance becomes an opening-anchor valuation, and a sync of the new account is queued. */
+    create(familyId: string, input: NewAccount) {
+      return db.$transaction(async (tx) => {
         const created = await tx.account.create({
           data: {
             familyId,
@@ -67,12 +59,12 @@ export function createAccountRepository(db: FinanceDb, signal: SyncSignal, famil
             accountType: input.account_type,
             subtype: input.subtype ?? null,
             classification: classificationOf(input.account_type),
-            currency,
+            currency: input.currency,
             status: input.status ?? "active",
             institutionName: input.institution_name ?? null,
             institutionDomain: input.institution_domain ?? null,
             // Shown until the first sync replaces it with the computed balance.
-            balanceCents: openingDate <= todayIso() ? openingCents : 0n,
+            balanceCents: input.openingDate <= todayIso() ? input.openingCents : 0n,
             cashBalanceCents: 0n,
           },
         });
@@ -82,31 +74,20 @@ export function createAccountRepository(db: FinanceDb, signal: SyncSignal, famil
             accountId: created.id,
             kind: "valuation",
             valuationKind: "opening_anchor",
-            date: dateOf(openingDate),
+            date: dateOf(input.openingDate),
             name: "Opening balance",
-            amountCents: openingCents,
-            currency,
+            amountCents: input.openingCents,
+            currency: input.currency,
           },
         });
         await requestAccountSync(tx, familyId, created.id, null);
         return created;
       });
-      signal.poke();
-      return account;
     },
 
     async update(familyId: string, id: string, changes: AccountChanges) {
       const current = await findAccount(db, familyId, id);
-      return db.account.update({
-        where: { id: current.id },
-        data: {
-          ...(changes.name !== undefined ? { name: changes.name } : {}),
-          ...(changes.subtype !== undefined ? { subtype: changes.subtype } : {}),
-          ...(changes.status !== undefined ? { status: changes.status } : {}),
-          ...(changes.institution_name !== undefined ? { institutionName: changes.institution_name } : {}),
-          ...(changes.institution_domain !== undefined ? { institutionDomain: changes.institution_domain } : {}),
-        },
-      });
+      return db.account.update({ where: { id: current.id }, data: changedColumns(changes, CHANGE_COLUMNS) });
     },
 
     /** Hidden at once (pending_deletion); the worker removes it and everything it holds afterwards. */
@@ -116,7 +97,30 @@ export function createAccountRepository(db: FinanceDb, signal: SyncSignal, famil
         data: { status: "pending_deletion" },
       });
       if (count === 0) throw AppError.notFound("Account");
-      signal.poke();
+    },
+
+    /** The family's accounts not on their way out (disabled ones too): what a family sync recomputes. */
+    async liveIds(familyId: string): Promise<string[]> {
+      const rows = await db.account.findMany({ where: { familyId, status: { not: "pending_deletion" } }, select: { id: true } });
+      return rows.map((row) => row.id);
+    },
+
+    /** Removes one account scheduled for deletion (its entries, balances and transfers go with it); false when none is left. */
+    async removeOneScheduled(): Promise<boolean> {
+      return db.$transaction(
+        async (tx) => {
+          const [account] = await tx.$queryRaw<{ id: string; family_id: string }[]>`
+            SELECT id, family_id FROM accounts WHERE status = 'pending_deletion' LIMIT 1 FOR UPDATE SKIP LOCKED`;
+          if (!account) return false;
+          const transactions = await tx.entry.count({ where: { accountId: account.id, kind: "transaction" } });
+          await tx.account.delete({ where: { id: account.id } });
+          await bumpLedgerVersion(tx, account.family_id);
+          await adjustTransactionCount(tx, account.family_id, -transactions);
+          return true;
+        },
+        // An account of a million entries takes far longer to delete than Prisma's 5 s default.
+        { timeout: 600_000, maxWait: 30_000 },
+      );
     },
   };
 }

@@ -1,77 +1,33 @@
-import { AppError, pageWindow, paginationOf, type Category, type PageQuery } from "@hearth/contracts";
-import { isUniqueViolation } from "@hearth/service-kit";
-import type { FinanceDb } from "../db";
+import { AppError, pageWindow, type BodyOf, type QueryOf } from "@hearth/contracts";
+import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import { DEFAULT_CATEGORIES, DEFAULT_CATEGORY_COLOR, suggestIcon } from "./default-categories";
+import { changedColumns } from "../ledger/column-changes";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
-
-type Tx = Prisma.TransactionClient;
-type Classification = "income" | "expense";
+import { withUniqueName } from "../ledger/unique-name";
+import { DEFAULT_CATEGORIES, DEFAULT_CATEGORY_COLOR } from "./default-categories";
 
 const WITH_RELATIONS = { parent: { select: { id: true, name: true } }, _count: { select: { subcategories: true } } } as const;
-type CategoryRow = Prisma.CategoryGetPayload<{ include: typeof WITH_RELATIONS }>;
+export type CategoryRow = Prisma.CategoryGetPayload<{ include: typeof WITH_RELATIONS }>;
 
-export function toCategoryResource(row: CategoryRow): Category {
-  return {
-    id: row.id,
-    name: row.name,
-    color: row.color,
-    icon: row.icon,
-    classification: row.classification,
-    parent: row.parent,
-    subcategories_count: row._count.subcategories,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
+/** A new category with its icon chosen; colour and classification default to its parent's, read in the writing transaction. */
+export type NewCategory = Omit<BodyOf<"categories.create">["category"], "icon"> & { icon: string };
+export type CategoryChanges = BodyOf<"categories.update">["category"];
 
-const NAME_TAKEN = AppError.validation(["Name has already been taken"]);
+const CHANGE_COLUMNS = { name: "name", color: "color", icon: "icon", classification: "classification", parent_id: "parentId" } as const;
 
-export interface CategoryInput {
-  name?: string | undefined;
-  color?: string | undefined;
-  icon?: string | undefined;
-  parent_id?: string | null | undefined;
-  classification?: Classification | undefined;
-}
-
-/** Every query is scoped by the family of the verified caller; a family gets the default set on first use. */
+/** Every query is scoped by the family of the verified caller. */
 export function createCategoryRepository(db: FinanceDb) {
   // Families known to be seeded: after the first request a family's reads cost no seeding query.
   const seeded = new Set<string>();
 
-  /** Seeds the defaults once per family (a family that deleted them all does not get them back). */
-  async function ensureDefaults(familyId: string): Promise<void> {
-    if (seeded.has(familyId)) return;
-    if (await db.categoryDefaultsSeeded.findUnique({ where: { familyId }, select: { familyId: true } })) {
-      seeded.add(familyId);
-      return;
-    }
-    await db.$transaction(async (tx) => {
-      const { count } = await tx.categoryDefaultsSeeded.createMany({ data: [{ familyId }], skipDuplicates: true });
-      if (count === 0) return;
-      for (const category of DEFAULT_CATEGORIES) {
-        const { subcategories = [], ...fields } = category;
-        // A family may already hold a category of this name (made before its first list): keep theirs.
-        const existing = await tx.category.findUnique({ where: { familyId_name: { familyId, name: fields.name } } });
-        const parent = existing ?? (await tx.category.create({ data: { familyId, ...fields } }));
-        await tx.category.createMany({
-          data: subcategories.map((sub) => ({ familyId, ...sub, color: parent.color, classification: parent.classification, parentId: parent.id })),
-          skipDuplicates: true,
-        });
-      }
-    });
-    seeded.add(familyId);
-  }
-
-  async function find(tx: Tx | FinanceDb, familyId: string, id: string): Promise<CategoryRow> {
+  async function find(tx: FinanceTx | FinanceDb, familyId: string, id: string): Promise<CategoryRow> {
     const row = await tx.category.findFirst({ where: { id, familyId }, include: WITH_RELATIONS });
     if (!row) throw AppError.notFound("Category");
     return row;
   }
 
   /** The parent a category may have: a top-level category of the same family, not itself. */
-  async function validParent(tx: Tx, familyId: string, parentId: string, selfId?: string) {
+  async function validParent(tx: FinanceTx, familyId: string, parentId: string, selfId?: string) {
     const parent = await tx.category.findFirst({ where: { id: parentId, familyId } });
     if (!parent) throw AppError.validation(["Parent category not found"]);
     if (parent.id === selfId) throw AppError.validation(["A category cannot be its own parent"]);
@@ -79,18 +35,32 @@ export function createCategoryRepository(db: FinanceDb) {
     return parent;
   }
 
-  async function unique<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (err) {
-      if (isUniqueViolation(err)) throw NAME_TAKEN;
-      throw err;
-    }
-  }
-
   return {
-    async list(familyId: string, query: PageQuery & { roots_only?: boolean | undefined; parent_id?: string | undefined }) {
-      await ensureDefaults(familyId);
+    /** Seeds the defaults once per family (a family that deleted them all does not get them back). */
+    async ensureDefaults(familyId: string): Promise<void> {
+      if (seeded.has(familyId)) return;
+      if (await db.categoryDefaultsSeeded.findUnique({ where: { familyId }, select: { familyId: true } })) {
+        seeded.add(familyId);
+        return;
+      }
+      await db.$transaction(async (tx) => {
+        const { count } = await tx.categoryDefaultsSeeded.createMany({ data: [{ familyId }], skipDuplicates: true });
+        if (count === 0) return;
+        for (const category of DEFAULT_CATEGORIES) {
+          const { subcategories = [], ...fields } = category;
+          // A family may already hold a category of this name (made before its first list): keep theirs.
+          const existing = await tx.category.findUnique({ where: { familyId_name: { familyId, name: fields.name } } });
+          const parent = existing ?? (await tx.category.create({ data: { familyId, ...fields } }));
+          await tx.category.createMany({
+            data: subcategories.map((sub) => ({ familyId, ...sub, color: parent.color, classification: parent.classification, parentId: parent.id })),
+            skipDuplicates: true,
+          });
+        }
+      });
+      seeded.add(familyId);
+    },
+
+    async list(familyId: string, query: QueryOf<"categories.list">) {
       const where: Prisma.CategoryWhereInput = {
         familyId,
         ...(query.roots_only ? { parentId: null } : {}),
@@ -105,18 +75,16 @@ export function createCategoryRepository(db: FinanceDb) {
         }),
         db.category.count({ where }),
       ]);
-      return { categories: rows.map(toCategoryResource), pagination: paginationOf(query, total) };
+      return { rows, total };
     },
 
-    async get(familyId: string, id: string) {
-      await ensureDefaults(familyId);
-      return toCategoryResource(await find(db, familyId, id));
+    get(familyId: string, id: string) {
+      return find(db, familyId, id);
     },
 
     /** A subcategory takes its parent's colour and classification unless given its own. */
-    async create(familyId: string, input: CategoryInput & { name: string }) {
-      await ensureDefaults(familyId);
-      const row = await unique(() =>
+    create(familyId: string, input: NewCategory) {
+      return withUniqueName(() =>
         db.$transaction(async (tx) => {
           const parent = input.parent_id ? await validParent(tx, familyId, input.parent_id) : null;
           const created = await tx.category.create({
@@ -124,7 +92,7 @@ export function createCategoryRepository(db: FinanceDb) {
               familyId,
               name: input.name,
               color: input.color ?? parent?.color ?? DEFAULT_CATEGORY_COLOR,
-              icon: input.icon ?? suggestIcon(input.name),
+              icon: input.icon,
               classification: input.classification ?? parent?.classification ?? "expense",
               parentId: parent?.id ?? null,
             },
@@ -132,31 +100,20 @@ export function createCategoryRepository(db: FinanceDb) {
           return find(tx, familyId, created.id);
         }),
       );
-      return toCategoryResource(row);
     },
 
-    async update(familyId: string, id: string, input: CategoryInput) {
-      const row = await unique(() =>
+    update(familyId: string, id: string, changes: CategoryChanges) {
+      return withUniqueName(() =>
         db.$transaction(async (tx) => {
           const current = await find(tx, familyId, id);
-          if (input.parent_id) {
-            await validParent(tx, familyId, input.parent_id, id);
+          if (changes.parent_id) {
+            await validParent(tx, familyId, changes.parent_id, id);
             if (current._count.subcategories > 0) throw AppError.validation(["A category with subcategories cannot become a subcategory"]);
           }
-          await tx.category.update({
-            where: { id },
-            data: {
-              ...(input.name !== undefined ? { name: input.name } : {}),
-              ...(input.color !== undefined ? { color: input.color } : {}),
-              ...(input.icon !== undefined ? { icon: input.icon } : {}),
-              ...(input.classification !== undefined ? { classification: input.classification } : {}),
-              ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
-            },
-          });
+          await tx.category.update({ where: { id }, data: changedColumns(changes, CHANGE_COLUMNS) });
           return find(tx, familyId, id);
         }),
       );
-      return toCategoryResource(row);
     },
 
     /** Its subcategories become top-level (the foreign key sets their parent to null). */

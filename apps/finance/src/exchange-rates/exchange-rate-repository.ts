@@ -1,34 +1,18 @@
-import { AppError, pageWindow, paginationOf, type PageQuery } from "@hearth/contracts";
+import { AppError, pageWindow, type BodyOf, type QueryOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
-import type { ExchangeRate, Prisma } from "../generated/prisma/client";
-import { dateOf, dateRange, isoDateOf } from "../ledger/dates";
+import type { Prisma } from "../generated/prisma/client";
+import { dateOf, dateRange } from "../ledger/dates";
+import { requestAccountSync } from "../syncs/sync-queue-queries";
 
-export function toExchangeRateResource(row: ExchangeRate) {
-  return {
-    id: row.id,
-    from_currency: row.fromCurrency,
-    to_currency: row.toCurrency,
-    date: isoDateOf(row.date),
-    rate: row.rate.toFixed(),
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
-
-export interface ExchangeRateQuery extends PageQuery {
-  from?: string | undefined;
-  to?: string | undefined;
-  start_date?: string | undefined;
-  end_date?: string | undefined;
-}
+export type NewExchangeRate = BodyOf<"exchangeRates.upsert">;
 
 /**
  * A family's own rates. Sure keeps one global table (writable only when self-hosted); here each
  * family keeps its own, so no family can change another's conversions.
  */
-export function createExchangeRateRepository(db: FinanceDb, onChange: (familyId: string, rate: { from: string; to: string; date: string }) => Promise<void>) {
+export function createExchangeRateRepository(db: FinanceDb) {
   return {
-    async list(familyId: string, query: ExchangeRateQuery) {
+    async list(familyId: string, query: QueryOf<"exchangeRates.list">) {
       const where: Prisma.ExchangeRateWhereInput = {
         familyId,
         ...(query.from ? { fromCurrency: query.from } : {}),
@@ -39,17 +23,17 @@ export function createExchangeRateRepository(db: FinanceDb, onChange: (familyId:
         db.exchangeRate.findMany({ where, orderBy: [{ date: "desc" }, { createdAt: "desc" }], ...pageWindow(query) }),
         db.exchangeRate.count({ where }),
       ]);
-      return { exchange_rates: rows.map(toExchangeRateResource), pagination: paginationOf(query, total) };
+      return { rows, total };
     },
 
     async get(familyId: string, id: string) {
       const row = await db.exchangeRate.findFirst({ where: { id, familyId } });
       if (!row) throw AppError.notFound("Exchange rate");
-      return toExchangeRateResource(row);
+      return row;
     },
 
-    /** Upsert by pair and date; `created` tells a new rate from an updated one. Balances in those currencies are recomputed. */
-    async upsert(familyId: string, input: { from: string; to: string; date: string; rate: string }) {
+    /** Upsert by pair and date; `created` tells a new rate from an updated one. */
+    async upsert(familyId: string, input: NewExchangeRate) {
       const key = { familyId_fromCurrency_toCurrency_date: { familyId, fromCurrency: input.from, toCurrency: input.to, date: dateOf(input.date) } };
       const existed = (await db.exchangeRate.findUnique({ where: key, select: { id: true } })) !== null;
       const row = await db.exchangeRate.upsert({
@@ -57,8 +41,24 @@ export function createExchangeRateRepository(db: FinanceDb, onChange: (familyId:
         create: { familyId, fromCurrency: input.from, toCurrency: input.to, date: dateOf(input.date), rate: input.rate },
         update: { rate: input.rate },
       });
-      await onChange(familyId, input);
-      return { created: !existed, rate: toExchangeRateResource(row) };
+      return { created: !existed, row };
+    },
+
+    /**
+     * Queues a sync, from the rate's date, of every account holding entries converted with the
+     * pair (their pending syncs merge, so a burst of rates costs one run); how many were queued.
+     */
+    async queueResyncAfter(familyId: string, rate: Pick<NewExchangeRate, "from" | "to" | "date">): Promise<number> {
+      const pair = [rate.from, rate.to];
+      const accounts = await db.$queryRaw<{ account_id: string }[]>`
+        SELECT DISTINCT e.account_id FROM entries e JOIN accounts a ON a.id = e.account_id
+         WHERE e.family_id = ${familyId}::uuid AND e.currency <> a.currency
+           AND e.currency = ANY(${pair}) AND a.currency = ANY(${pair}) AND e.date >= ${dateOf(rate.date)}::date`;
+      if (accounts.length === 0) return 0;
+      await db.$transaction(async (tx) => {
+        for (const { account_id } of accounts) await requestAccountSync(tx, familyId, account_id, rate.date);
+      });
+      return accounts.length;
     },
   };
 }

@@ -1,9 +1,4 @@
-import type { FinanceDb } from "../db";
-import type { Prisma } from "../generated/prisma/client";
-import { isoDateOf } from "../ledger/dates";
 import { convertCents, inverseRate } from "./convert";
-
-type Tx = Prisma.TransactionClient;
 
 export class MissingExchangeRate extends Error {
   constructor(
@@ -15,27 +10,23 @@ export class MissingExchangeRate extends Error {
   }
 }
 
+/** A stored rate between two currencies: 1 `from` = `rate` of the other, from `date` (ISO) on. */
+export interface StoredRate {
+  date: string;
+  from: string;
+  rate: string;
+}
+
 /**
- * A family's stored rates between two currencies, loaded once: the rate of a day is the latest
+ * A family's stored rates between two currencies, oldest first: the rate of a day is the latest
  * one dated on or before it (a rate stored the other way round is inverted). Never 1 by default.
  */
-export async function loadRateBook(db: Tx | FinanceDb, familyId: string, from: string, to: string) {
-  const rows = await db.exchangeRate.findMany({
-    where: {
-      familyId,
-      OR: [
-        { fromCurrency: from, toCurrency: to },
-        { fromCurrency: to, toCurrency: from },
-      ],
-    },
-    orderBy: { date: "asc" },
-  });
+export function createRateBook(rates: readonly StoredRate[], from: string, to: string) {
   // Direct rates win over inverted ones of the same day.
   const byDate = new Map<string, string>();
-  for (const row of rows) {
-    const date = isoDateOf(row.date);
-    const direct = row.fromCurrency === from;
-    if (direct || !byDate.has(date)) byDate.set(date, direct ? row.rate.toFixed() : inverseRate(row.rate.toFixed()));
+  for (const stored of rates) {
+    const direct = stored.from === from;
+    if (direct || !byDate.has(stored.date)) byDate.set(stored.date, direct ? stored.rate : inverseRate(stored.rate));
   }
   const dates = [...byDate.keys()].sort();
   return {
@@ -58,4 +49,4 @@ export async function loadRateBook(db: Tx | FinanceDb, familyId: string, from: s
     },
   };
 }
-export type RateBook = Awaited<ReturnType<typeof loadRateBook>>;
+export type RateBook = ReturnType<typeof createRateBook>;

@@ -1,9 +1,17 @@
 import type { RouteHandler } from "@hearth/service-kit";
-import { toFamilySettingsResource, type FamilySettingsRepository } from "./family-settings-repository";
+import type { FamilySettingsRepository } from "./family-settings-repository";
+import { toFamilySettingsResource } from "./family-settings-resource";
 
 export function createFamilySettingsHandlers(settings: FamilySettingsRepository) {
   const get: RouteHandler<"familySettings.get"> = async ({ ctx }) => toFamilySettingsResource(await settings.get(ctx.actor.familyId));
-  const update: RouteHandler<"familySettings.update"> = async ({ ctx, input }) =>
-    toFamilySettingsResource(await settings.update(ctx.actor.familyId, input.family_settings));
+  /** Enabled currencies are a set: a currency given twice is kept once, where it first appears. */
+  const update: RouteHandler<"familySettings.update"> = async ({ ctx, input }) => {
+    const { enabled_currencies, ...changes } = input.family_settings;
+    const row = await settings.update(ctx.actor.familyId, {
+      ...changes,
+      enabled_currencies: enabled_currencies === undefined ? undefined : [...new Set(enabled_currencies)],
+    });
+    return toFamilySettingsResource(row);
+  };
   return { "familySettings.get": get, "familySettings.update": update };
 }

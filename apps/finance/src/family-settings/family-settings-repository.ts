@@ -1,48 +1,22 @@
-import type { FamilySettings } from "@hearth/contracts";
+import type { BodyOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
-import type { FamilySettings as SettingsRow } from "../generated/prisma/client";
+import { changedColumns } from "../ledger/column-changes";
 
-export interface SettingsChanges {
-  name?: string | null | undefined;
-  currency?: string | undefined;
-  locale?: string | undefined;
-  date_format?: string | undefined;
-  country?: string | null | undefined;
-  timezone?: string | null | undefined;
-  month_start_day?: number | undefined;
-  moniker?: "Family" | "Group" | undefined;
-  default_account_sharing?: "shared" | "private" | undefined;
-  custom_enabled_currencies?: boolean | undefined;
-  enabled_currencies?: string[] | undefined;
-}
+export type SettingsChanges = BodyOf<"familySettings.update">["family_settings"];
 
-/**
- * Without custom currencies a family works in its own currency alone; with them, the list
- * always includes the family currency, once, in the order given.
- */
-function enabledCurrenciesOf(row: SettingsRow): string[] {
-  if (!row.customEnabledCurrencies) return [row.currency];
-  return [...new Set([row.currency, ...row.enabledCurrencies])];
-}
-
-export function toFamilySettingsResource(row: SettingsRow): FamilySettings {
-  return {
-    id: row.familyId,
-    name: row.name,
-    currency: row.currency,
-    locale: row.locale,
-    date_format: row.dateFormat,
-    country: row.country,
-    timezone: row.timezone,
-    month_start_day: row.monthStartDay,
-    moniker: row.moniker === "Group" ? "Group" : "Family",
-    default_account_sharing: row.defaultAccountSharing === "private" ? "private" : "shared",
-    custom_enabled_currencies: row.customEnabledCurrencies,
-    enabled_currencies: enabledCurrenciesOf(row),
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
+const CHANGE_COLUMNS = {
+  name: "name",
+  currency: "currency",
+  locale: "locale",
+  date_format: "dateFormat",
+  country: "country",
+  timezone: "timezone",
+  month_start_day: "monthStartDay",
+  moniker: "moniker",
+  default_account_sharing: "defaultAccountSharing",
+  custom_enabled_currencies: "customEnabledCurrencies",
+  enabled_currencies: "enabledCurrencies",
+} as const;
 
 /** One row per family, made with the defaults the first time it is read or changed. */
 export function createFamilySettingsRepository(db: FinanceDb) {
@@ -55,19 +29,7 @@ export function createFamilySettingsRepository(db: FinanceDb) {
     },
 
     update(familyId: string, changes: SettingsChanges) {
-      const data = {
-        ...(changes.name !== undefined ? { name: changes.name } : {}),
-        ...(changes.currency !== undefined ? { currency: changes.currency } : {}),
-        ...(changes.locale !== undefined ? { locale: changes.locale } : {}),
-        ...(changes.date_format !== undefined ? { dateFormat: changes.date_format } : {}),
-        ...(changes.country !== undefined ? { country: changes.country } : {}),
-        ...(changes.timezone !== undefined ? { timezone: changes.timezone } : {}),
-        ...(changes.month_start_day !== undefined ? { monthStartDay: changes.month_start_day } : {}),
-        ...(changes.moniker !== undefined ? { moniker: changes.moniker } : {}),
-        ...(changes.default_account_sharing !== undefined ? { defaultAccountSharing: changes.default_account_sharing } : {}),
-        ...(changes.custom_enabled_currencies !== undefined ? { customEnabledCurrencies: changes.custom_enabled_currencies } : {}),
-        ...(changes.enabled_currencies !== undefined ? { enabledCurrencies: [...new Set(changes.enabled_currencies)] } : {}),
-      };
+      const data = changedColumns(changes, CHANGE_COLUMNS);
       return db.familySettings.upsert({ where: { familyId }, create: { familyId, ...data }, update: data });
     },
   };

@@ -1,10 +1,7 @@
-import type { FinanceDb } from "../db";
-import type { Prisma } from "../generated/prisma/client";
-
-type Tx = Prisma.TransactionClient;
+import type { FinanceDb, FinanceTx } from "../db";
 
 /** Marks a family's ledger as changed (call inside the writing transaction). */
-export async function bumpLedgerVersion(tx: Tx | FinanceDb, familyId: string): Promise<void> {
+export async function bumpLedgerVersion(tx: FinanceTx | FinanceDb, familyId: string): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO ledger_versions (family_id, version) VALUES (${familyId}::uuid, 1)
     ON CONFLICT (family_id) DO UPDATE SET version = ledger_versions.version + 1`;
@@ -14,7 +11,7 @@ export async function bumpLedgerVersion(tx: Tx | FinanceDb, familyId: string): P
  * Keeps the family's transaction count in step (inside the writing transaction, with the version
  * bump). `null` forgets it, so the next unfiltered list counts again (bulk writes use it).
  */
-export async function adjustTransactionCount(tx: Tx | FinanceDb, familyId: string, delta: number | null): Promise<void> {
+export async function adjustTransactionCount(tx: FinanceTx | FinanceDb, familyId: string, delta: number | null): Promise<void> {
   if (delta === null) await tx.$executeRaw`UPDATE ledger_versions SET transactions = NULL WHERE family_id = ${familyId}::uuid`;
   else await tx.$executeRaw`UPDATE ledger_versions SET transactions = transactions + ${delta} WHERE family_id = ${familyId}::uuid`;
 }

@@ -1,25 +1,28 @@
+import { paginationOf } from "@hearth/contracts";
 import type { RouteHandler } from "@hearth/service-kit";
-import type { ExchangeRateRepository } from "../exchange-rates/exchange-rate-repository";
-import type { SyncRepository } from "./sync-repository";
+import type { SyncRepository, SyncRow } from "./sync-repository";
+import { toQueuedSyncResource, toSyncResource } from "./sync-resource";
+import type { SyncSignal } from "./sync-signal";
 
-export function createSyncHandlers(syncs: SyncRepository, rates: ExchangeRateRepository) {
-  const create: RouteHandler<"syncs.create"> = async ({ ctx }) => syncs.queueFamilySync(ctx.actor.familyId);
-  const list: RouteHandler<"syncs.list"> = async ({ ctx, input }) => syncs.list(ctx.actor.familyId, input);
-  const latest: RouteHandler<"syncs.latest"> = async ({ ctx }) => syncs.latest(ctx.actor.familyId);
-  const get: RouteHandler<"syncs.get"> = async ({ ctx, input }) => syncs.get(ctx.actor.familyId, input.id);
-  const listRates: RouteHandler<"exchangeRates.list"> = async ({ ctx, input }) => rates.list(ctx.actor.familyId, input);
-  const getRate: RouteHandler<"exchangeRates.get"> = async ({ ctx, input }) => rates.get(ctx.actor.familyId, input.id);
-  const upsertRate: RouteHandler<"exchangeRates.upsert"> = async ({ ctx, input }) => {
-    const { created, rate } = await rates.upsert(ctx.actor.familyId, input);
-    return { status: created ? 201 : 200, body: rate };
+export function createSyncHandlers(syncs: SyncRepository, signal: SyncSignal) {
+  async function present(rows: SyncRow[]) {
+    const names = await syncs.namesOf(rows);
+    return rows.map((row) => toSyncResource(row, names));
+  }
+
+  const create: RouteHandler<"syncs.create"> = async ({ ctx }) => {
+    const sync = await syncs.queueFamilySync(ctx.actor.familyId);
+    signal.poke();
+    return toQueuedSyncResource(sync);
   };
-  return {
-    "syncs.create": create,
-    "syncs.list": list,
-    "syncs.latest": latest,
-    "syncs.get": get,
-    "exchangeRates.list": listRates,
-    "exchangeRates.get": getRate,
-    "exchangeRates.upsert": upsertRate,
+  const list: RouteHandler<"syncs.list"> = async ({ ctx, input }) => {
+    const { rows, total } = await syncs.list(ctx.actor.familyId, input);
+    return { data: await present(rows), meta: paginationOf(input, total) };
   };
+  const latest: RouteHandler<"syncs.latest"> = async ({ ctx }) => {
+    const row = await syncs.latest(ctx.actor.familyId);
+    return { data: row ? (await present([row]))[0]! : null };
+  };
+  const get: RouteHandler<"syncs.get"> = async ({ ctx, input }) => ({ data: (await present([await syncs.get(ctx.actor.familyId, input.id)]))[0]! });
+  return { "syncs.create": create, "syncs.list": list, "syncs.latest": latest, "syncs.get": get };
 }

@@ -1,14 +1,15 @@
-import { AppError, type Tag } from "@hearth/contracts";
-import { isUniqueViolation } from "@hearth/service-kit";
+import { AppError, type BodyOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
-import type { Tag as TagRow } from "../generated/prisma/client";
+import type { Tag } from "../generated/prisma/client";
+import { changedColumns } from "../ledger/column-changes";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { withUniqueName } from "../ledger/unique-name";
 
-export function toTagResource(row: TagRow): Tag {
-  return { id: row.id, name: row.name, color: row.color, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
-}
+/** A new tag with its colour chosen. */
+export type NewTag = Omit<BodyOf<"tags.create">["tag"], "color"> & { color: string };
+export type TagChanges = BodyOf<"tags.update">["tag"];
 
-const NAME_TAKEN = AppError.validation(["Name has already been taken"]);
+const CHANGE_COLUMNS = { name: "name", color: "color" } as const;
 
 /** Every query is scoped by the family of the verified caller. */
 export function createTagRepository(db: FinanceDb) {
@@ -17,29 +18,21 @@ export function createTagRepository(db: FinanceDb) {
       return db.tag.findMany({ where: { familyId }, orderBy: [{ name: "asc" }, { id: "asc" }] });
     },
 
-    async get(familyId: string, id: string) {
+    async get(familyId: string, id: string): Promise<Tag> {
       const row = await db.tag.findFirst({ where: { id, familyId } });
       if (!row) throw AppError.notFound("Tag");
       return row;
     },
 
-    async create(familyId: string, data: { name: string; color: string }) {
-      try {
-        return await db.tag.create({ data: { familyId, ...data } });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw NAME_TAKEN;
-        throw err;
-      }
+    create(familyId: string, input: NewTag) {
+      return withUniqueName(() => db.tag.create({ data: { familyId, ...input } }));
     },
 
-    async update(familyId: string, id: string, data: { name?: string | undefined; color?: string | undefined }) {
-      try {
-        const { count } = await db.tag.updateMany({ where: { id, familyId }, data: stripUndefined(data) });
+    async update(familyId: string, id: string, changes: TagChanges) {
+      await withUniqueName(async () => {
+        const { count } = await db.tag.updateMany({ where: { id, familyId }, data: changedColumns(changes, CHANGE_COLUMNS) });
         if (count === 0) throw AppError.notFound("Tag");
-      } catch (err) {
-        if (isUniqueViolation(err)) throw NAME_TAKEN;
-        throw err;
-      }
+      });
       return this.get(familyId, id);
     },
 
@@ -52,9 +45,4 @@ export function createTagRepository(db: FinanceDb) {
     },
   };
 }
-
-function stripUndefined<T extends object>(data: T): Partial<T> {
-  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
 export type TagRepository = ReturnType<typeof createTagRepository>;

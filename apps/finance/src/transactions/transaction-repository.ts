@@ -1,33 +1,35 @@
-import { AppError, pageWindow, paginationOf, type CreateTransactionInput, type TransactionListQuery, type UpdateTransactionInput } from "@hearth/contracts";
+import { AppError, pageWindow, type BodyOf, type QueryOf } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
-import type { FinanceDb } from "../db";
+import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
-import { createListCache } from "../ledger/list-cache";
-import { adjustTransactionCount, ledgerStateOf, rememberTransactionCount } from "../ledger/ledger-version";
-import { dateOf, isoDateOf } from "../ledger/dates";
-import { centsIn } from "../ledger/money";
-import { requestAccountSync, type SyncSignal } from "../syncs/sync-queue";
-import { TRANSACTION_INCLUDE, type TransactionRow } from "./transaction-resource";
-import { checkpointsOf, countTransactions, entryCurrenciesOf, pageIds, transactionFilterSql } from "./transaction-page";
 import { isComplete } from "../ledger/complete-rows";
+import { dateOf, isoDateOf } from "../ledger/dates";
+import { adjustTransactionCount, ledgerStateOf, rememberTransactionCount } from "../ledger/ledger-version";
+import { createListCache } from "../ledger/list-cache";
+import { centsIn } from "../ledger/money";
+import { requestAccountSync } from "../syncs/sync-queue-queries";
+import { amountChangeOf, signedCents } from "./transaction-amounts";
+import { checkpointsOf, countTransactions, entryCurrenciesOf, pageIds, transactionFilterSql } from "./transaction-page-queries";
 
-type Tx = Prisma.TransactionClient;
-type Nature = "income" | "expense" | "inflow" | "outflow";
+const ACCOUNT_SUMMARY = { select: { id: true, name: true, accountType: true, status: true } } as const;
 
-/** Sure's sign rule: with a nature, income/inflow are negative and expense/outflow positive; without one the amount is taken as signed. */
-export function signedCents(cents: bigint, nature: Nature | undefined): bigint {
-  if (nature === undefined) return cents;
-  const size = cents < 0n ? -cents : cents;
-  return nature === "income" || nature === "inflow" ? -size : size;
-}
+/** What a transaction's answer needs, loaded with it in one round of queries. */
+const TRANSACTION_INCLUDE = {
+  account: ACCOUNT_SUMMARY,
+  category: { select: { id: true, name: true, color: true, icon: true } },
+  merchant: { select: { id: true, name: true } },
+  tags: { select: { tag: { select: { id: true, name: true, color: true } } }, orderBy: { tag: { name: "asc" } } },
+  transferIn: { include: { outflow: { select: { amountCents: true, currency: true, account: ACCOUNT_SUMMARY } } } },
+  transferOut: { include: { inflow: { select: { account: ACCOUNT_SUMMARY } } } },
+} as const satisfies Prisma.EntryInclude;
+export type TransactionRow = Prisma.EntryGetPayload<{ include: typeof TRANSACTION_INCLUDE }>;
+
+export type NewTransaction = BodyOf<"transactions.create">["transaction"];
+export type TransactionChanges = BodyOf<"transactions.update">["transaction"];
 
 /** Category, merchant and tags must be the family's own: anything else is a 422 naming it. */
-async function checkReferences(
-  tx: Tx,
-  familyId: string,
-  refs: { category_id?: string | null | undefined; merchant_id?: string | null | undefined; tag_ids?: string[] | undefined },
-) {
+async function checkReferences(tx: FinanceTx, familyId: string, refs: Pick<TransactionChanges, "category_id" | "merchant_id" | "tag_ids">) {
   if (refs.category_id && !(await tx.category.findFirst({ where: { id: refs.category_id, familyId }, select: { id: true } }))) {
     throw AppError.validation(["Category not found"]);
   }
@@ -41,9 +43,9 @@ async function checkReferences(
   }
 }
 
-export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
+export function createTransactionRepository(db: FinanceDb) {
   const cache = createListCache();
-  async function find(tx: Tx | FinanceDb, familyId: string, id: string): Promise<TransactionRow> {
+  async function find(tx: FinanceTx | FinanceDb, familyId: string, id: string): Promise<TransactionRow> {
     const row = await tx.entry.findFirst({
       where: { id, familyId, kind: "transaction", account: { status: { not: "pending_deletion" } } },
       include: TRANSACTION_INCLUDE,
@@ -54,7 +56,7 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
 
   return {
     /** Newest first; totals and deep-page positions come from the cache of the family's ledger version. */
-    async list(familyId: string, query: TransactionListQuery) {
+    async list(familyId: string, query: QueryOf<"transactions.list">) {
       const { version, hiddenAccountIds, transactions } = await ledgerStateOf(db, familyId);
       const currencies = query.min_amount !== undefined || query.max_amount !== undefined ? await entryCurrenciesOf(db, familyId) : [];
       const where = transactionFilterSql(familyId, query, hiddenAccountIds, currencies);
@@ -73,10 +75,7 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
       const ids = await pageIds(db, where, pageWindow(query), total, () => cache.remember(`checkpoints:${key}`, () => checkpointsOf(db, where)));
       const rows = await db.entry.findMany({ where: { id: { in: ids } }, include: TRANSACTION_INCLUDE });
       const byId = new Map(rows.map((row) => [row.id, row]));
-      return {
-        rows: ids.map((id) => byId.get(id)).filter((row): row is TransactionRow => row !== undefined && isComplete(row.account)),
-        pagination: paginationOf(query, total),
-      };
+      return { rows: ids.map((id) => byId.get(id)).filter((row): row is TransactionRow => row !== undefined && isComplete(row.account)), total };
     },
 
     get(familyId: string, id: string) {
@@ -84,7 +83,7 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
     },
 
     /** A replay of `external_id` + `source` (default "api") answers the transaction already made. */
-    async create(familyId: string, input: CreateTransactionInput): Promise<{ created: boolean; row: TransactionRow }> {
+    async create(familyId: string, input: NewTransaction): Promise<{ created: boolean; row: TransactionRow }> {
       const source = input.external_id !== undefined ? (input.source ?? "api") : null;
       const replayOf = async () =>
         input.external_id === undefined
@@ -120,7 +119,6 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
           await adjustTransactionCount(tx, familyId, 1);
           return find(tx, familyId, entry.id);
         });
-        signal.poke();
         return { created: true, row };
       } catch (err) {
         // Two replays raced: the loser answers what the winner made.
@@ -130,44 +128,32 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
       }
     },
 
-    async update(familyId: string, id: string, input: UpdateTransactionInput) {
-      const row = await db.$transaction(async (tx) => {
+    async update(familyId: string, id: string, changes: TransactionChanges) {
+      return db.$transaction(async (tx) => {
         const current = await find(tx, familyId, id);
-        await checkReferences(tx, familyId, input);
-        const currency = input.currency ?? current.currency;
-        // Minor units mean different things in another currency: the amount must come with it.
-        if (input.currency !== undefined && input.currency !== current.currency && input.amount === undefined) {
-          throw AppError.validation(["Give the amount with a new currency"]);
-        }
-        const amount =
-          input.amount !== undefined
-            ? signedCents(centsIn(input.amount, currency), input.nature)
-            : input.nature !== undefined
-              ? signedCents(current.amountCents, input.nature)
-              : undefined;
-        const name = input.name ?? input.description;
+        await checkReferences(tx, familyId, changes);
+        const { currency, amountCents } = amountChangeOf(current, changes);
+        const name = changes.name ?? changes.description;
         await tx.entry.update({
           where: { id },
           data: {
-            ...(input.date !== undefined ? { date: dateOf(input.date) } : {}),
-            ...(amount !== undefined ? { amountCents: amount } : {}),
-            ...(input.currency !== undefined ? { currency } : {}),
+            ...(changes.date !== undefined ? { date: dateOf(changes.date) } : {}),
+            ...(amountCents !== undefined ? { amountCents } : {}),
+            ...(changes.currency !== undefined ? { currency } : {}),
             ...(name !== undefined ? { name } : {}),
-            ...(input.notes !== undefined ? { notes: input.notes } : {}),
-            ...(input.excluded !== undefined ? { excluded: input.excluded } : {}),
-            ...(input.category_id !== undefined ? { categoryId: input.category_id } : {}),
-            ...(input.merchant_id !== undefined ? { merchantId: input.merchant_id } : {}),
+            ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+            ...(changes.excluded !== undefined ? { excluded: changes.excluded } : {}),
+            ...(changes.category_id !== undefined ? { categoryId: changes.category_id } : {}),
+            ...(changes.merchant_id !== undefined ? { merchantId: changes.merchant_id } : {}),
             // tag_ids replaces the tags; omitted keeps them.
-            ...(input.tag_ids !== undefined ? { tags: { deleteMany: {}, create: [...new Set(input.tag_ids)].map((tagId) => ({ tagId })) } } : {}),
+            ...(changes.tag_ids !== undefined ? { tags: { deleteMany: {}, create: [...new Set(changes.tag_ids)].map((tagId) => ({ tagId })) } } : {}),
           },
         });
         const oldDate = isoDateOf(current.date);
-        const from = input.date !== undefined && input.date < oldDate ? input.date : oldDate;
+        const from = changes.date !== undefined && changes.date < oldDate ? changes.date : oldDate;
         await requestAccountSync(tx, familyId, current.accountId, from);
         return find(tx, familyId, id);
       });
-      signal.poke();
-      return row;
     },
 
     /** Its transfer goes with it; the other side becomes an ordinary transaction again. */
@@ -183,7 +169,6 @@ export function createTransactionRepository(db: FinanceDb, signal: SyncSignal) {
         await requestAccountSync(tx, familyId, current.accountId, isoDateOf(current.date));
         await adjustTransactionCount(tx, familyId, -1);
       });
-      signal.poke();
     },
   };
 }

@@ -1,20 +1,7 @@
 import type { Transaction } from "@hearth/contracts";
-import type { Prisma } from "../generated/prisma/client";
 import { toAccountSummary } from "../accounts/account-resource";
 import { displayOf, entryAmountOf } from "../ledger/money";
-
-const ACCOUNT_SUMMARY = { select: { id: true, name: true, accountType: true, status: true } } as const;
-
-/** What a transaction's answer needs, loaded with it in one round of queries. */
-export const TRANSACTION_INCLUDE = {
-  account: ACCOUNT_SUMMARY,
-  category: { select: { id: true, name: true, color: true, icon: true } },
-  merchant: { select: { id: true, name: true } },
-  tags: { select: { tag: { select: { id: true, name: true, color: true } } }, orderBy: { tag: { name: "asc" } } },
-  transferIn: { include: { outflow: { select: { amountCents: true, currency: true, account: ACCOUNT_SUMMARY } } } },
-  transferOut: { include: { inflow: { select: { account: ACCOUNT_SUMMARY } } } },
-} as const satisfies Prisma.EntryInclude;
-export type TransactionRow = Prisma.EntryGetPayload<{ include: typeof TRANSACTION_INCLUDE }>;
+import type { TransactionRow } from "./transaction-repository";
 
 /**
  * Sure's transfer summary: the transfer's size (what left the source before its fee) and the other

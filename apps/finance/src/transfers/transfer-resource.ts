@@ -1,16 +1,13 @@
-import type { Transfer } from "@hearth/contracts";
-import type { Prisma } from "../generated/prisma/client";
+import type { OutputOf, Transfer } from "@hearth/contracts";
 import { isoDateOf } from "../ledger/dates";
 import { displayOf, entryAmountOf } from "../ledger/money";
 import { toAccountRef } from "../accounts/account-resource";
 import { transferTypeOf } from "./transfer-kinds";
+import type { RejectedTransferRow, TransferRow } from "./transfer-repository";
 
-const SIDE = { include: { account: { select: { id: true, name: true, accountType: true } } } } as const;
-export const TRANSFER_INCLUDE = { inflow: SIDE, outflow: SIDE } as const satisfies Prisma.TransferInclude;
-type TransferRow = Prisma.TransferGetPayload<{ include: typeof TRANSFER_INCLUDE }>;
 type SideRow = TransferRow["inflow"];
 
-export function toTransferSide(entry: SideRow) {
+function toTransferSide(entry: SideRow) {
   return {
     id: entry.id,
     entry_id: entry.id,
@@ -50,10 +47,7 @@ export function toTransferResource(row: TransferRow): Transfer {
   };
 }
 
-export const REJECTED_INCLUDE = TRANSFER_INCLUDE;
-type RejectedRow = Prisma.RejectedTransferGetPayload<{ include: typeof REJECTED_INCLUDE }>;
-
-export function toRejectedTransferResource(row: RejectedRow) {
+export function toRejectedTransferResource(row: RejectedTransferRow): OutputOf<"rejectedTransfers.get"> {
   return {
     id: row.id,
     inflow_transaction: toTransferSide(row.inflow),

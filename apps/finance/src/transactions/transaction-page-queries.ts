@@ -1,4 +1,4 @@
-import type { TransactionListQuery } from "@hearth/contracts";
+import type { QueryOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { amountGroups } from "../ledger/amount-filter";
@@ -12,7 +12,7 @@ export interface PageTuning {
 export const PAGE_TUNING: PageTuning = { selective: 20_000, checkpointEvery: 10_000 };
 
 /** Sure's filters as one SQL condition on `entries e` (every value a bound parameter). */
-export function transactionFilterSql(familyId: string, query: TransactionListQuery, hiddenAccountIds: string[], currencies: string[] = []): Prisma.Sql {
+export function transactionFilterSql(familyId: string, query: QueryOf<"transactions.list">, hiddenAccountIds: string[], currencies: string[] = []): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`e.family_id = ${familyId}::uuid`, Prisma.sql`e.kind = 'transaction'`];
   if (hiddenAccountIds.length > 0) parts.push(Prisma.sql`e.account_id <> ALL(${hiddenAccountIds}::uuid[])`);
   const anyOf = (column: Prisma.Sql, one: string | undefined, many: string[] | undefined) => {
