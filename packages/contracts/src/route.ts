@@ -54,16 +54,6 @@ export function answerWith<S extends z.ZodType, const N extends readonly [number
   return z.object({ status: rest.length > 0 ? z.union([first!, ...rest]) : first!, body });
 }
 
-export function defineRoute<
-  P extends AnyObject | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  R extends z.ZodType | null = null,
-  Own extends RouteOwner = RouteOwner,
->(route: RouteDef<P, Q, B, R, Own>): RouteDef<P, Q, B, R, Own> {
-  return route;
-}
-
 type InferOr<T, Fallback> = T extends z.ZodType ? z.output<T> : Fallback;
 type EmptyObject = Record<never, never>;
 

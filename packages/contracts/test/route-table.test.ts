@@ -5,15 +5,7 @@ import { z } from "zod";
 const table = Object.entries(routes) as [string, RouteDef][];
 
 describe("the route table", () => {
-  it("keys every route by the procedure that serves it", () => {
-    for (const [key, route] of table) expect(route.procedure).toBe(key);
-  });
-
-  it("declares each method and path once", () => {
-    const seen = table.map(([, route]) => `${route.method} ${route.path}`);
-    expect(new Set(seen).size).toBe(seen.length);
-  });
-
+  // Keys, procedures, owners and unique method + path: see route-layout.test.ts.
   it("makes every write need the read_write scope, except the public identity routes", () => {
     for (const [key, route] of table) {
       if (route.method === "GET" || route.access.auth === "public") continue;

@@ -6,5 +6,7 @@ describe("route types", () => {
     expectTypeOf<BodyOf<"tags.create">["tag"]["name"]>().toEqualTypeOf<string>();
     expectTypeOf<InputOf<"tags.update">["id"]>().toEqualTypeOf<string>();
     expectTypeOf<QueryOf<"categories.list">>().toHaveProperty("page");
+    // A route without params, query or body takes nothing (not an open record).
+    expectTypeOf<InputOf<"tags.list">>().toEqualTypeOf<Record<never, never>>();
   });
 });

@@ -72,23 +72,30 @@ export const AuditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 
-/** One entry of GET /api/v1/audit-logs (spec section 6 shape). */
+/**
+ * One entry of GET /api/v1/audit-logs (spec section 6 shape): the stored event's public fields.
+ * Picked, not omitted, so a field added to events reaches the API only when listed here.
+ */
 export const AuditLogEntrySchema = z.object({
   id: UuidSchema,
   timestamp: TimestampSchema,
-  eventType: AuditEventTypeSchema,
-  severity: SeveritySchema,
-  user: z.object({ id: UuidSchema, email: z.string() }).nullable(),
-  provider: z.string().nullable(),
-  providerId: UuidSchema.nullable(),
-  ipAddress: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  requestId: z.string().nullable(),
-  error: z.string().nullable(),
-  changes: ChangesSchema.nullable(),
-  action: z.string(),
-  resource: z.string(),
+  ...AuditEventSchema.pick({
+    eventType: true,
+    severity: true,
+    user: true,
+    provider: true,
+    providerId: true,
+    ipAddress: true,
+    userAgent: true,
+    sessionId: true,
+    requestId: true,
+    error: true,
+    changes: true,
+    action: true,
+    resource: true,
+  }).shape,
+  // Stored entries always carry it; the default only serves events written before it existed.
+  providerId: AuditEventSchema.shape.providerId.unwrap(),
 });
 export type AuditLogEntry = z.infer<typeof AuditLogEntrySchema>;
 

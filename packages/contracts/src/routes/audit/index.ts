@@ -1,0 +1,4 @@
+import { auditLogsRoutes } from "./audit-logs";
+
+/** The audit service. */
+export const auditRoutes = { ...auditLogsRoutes };

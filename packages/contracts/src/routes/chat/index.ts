@@ -1,0 +1,4 @@
+import { chatsRoutes } from "./chats";
+
+/** The chat service. */
+export const chatRoutes = { ...chatsRoutes };

@@ -1,0 +1,30 @@
+import { accountsRoutes } from "./accounts";
+import { balanceSheetRoutes } from "./balance-sheet";
+import { balancesRoutes } from "./balances";
+import { categoriesRoutes } from "./categories";
+import { exchangeRatesRoutes } from "./exchange-rates";
+import { familySettingsRoutes } from "./family-settings";
+import { merchantsRoutes } from "./merchants";
+import { rejectedTransfersRoutes } from "./rejected-transfers";
+import { syncsRoutes } from "./syncs";
+import { tagsRoutes } from "./tags";
+import { transactionsRoutes } from "./transactions";
+import { transfersRoutes } from "./transfers";
+import { valuationsRoutes } from "./valuations";
+
+/** The finance service: the ledger (accounts, entries, transfers, balances, syncs) and the family's settings and labels. */
+export const financeRoutes = {
+  ...accountsRoutes,
+  ...transactionsRoutes,
+  ...valuationsRoutes,
+  ...transfersRoutes,
+  ...rejectedTransfersRoutes,
+  ...balancesRoutes,
+  ...balanceSheetRoutes,
+  ...exchangeRatesRoutes,
+  ...syncsRoutes,
+  ...familySettingsRoutes,
+  ...categoriesRoutes,
+  ...tagsRoutes,
+  ...merchantsRoutes,
+};

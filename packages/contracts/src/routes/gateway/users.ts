@@ -1,0 +1,35 @@
+import { defineResourceRoutes } from "../define-resource-routes";
+import { UserEnvelopeSchema } from "../../resources/auth";
+import { BEARER_WRITE, READ } from "../../route-access";
+import { UpdateProfileBodySchema } from "../../resources/members";
+
+export const usersRoutes = defineResourceRoutes("gateway", "users", {
+  me: {
+    method: "GET",
+    path: "/api/v1/users/me",
+    summary: "The authenticated user",
+    tag: "Users",
+    response: UserEnvelopeSchema,
+    status: 200,
+    access: READ,
+  },
+  updateMe: {
+    method: "PATCH",
+    path: "/api/v1/users/me",
+    summary: "Update your profile (a new email or password needs current_password; other sessions end on a password change)",
+    tag: "Users",
+    body: UpdateProfileBodySchema,
+    response: UserEnvelopeSchema,
+    status: 200,
+    access: BEARER_WRITE,
+  },
+  deleteMe: {
+    method: "DELETE",
+    path: "/api/v1/users/me",
+    summary: "Delete your account (the last admin of a family with other members must promote one first)",
+    tag: "Users",
+    response: null,
+    status: 204,
+    access: BEARER_WRITE,
+  },
+});

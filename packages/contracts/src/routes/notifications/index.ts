@@ -1,0 +1,4 @@
+import { pushSubscriptionsRoutes } from "./push-subscriptions";
+
+/** The notifications service. */
+export const notificationsRoutes = { ...pushSubscriptionsRoutes };
