@@ -1,29 +1,11 @@
 import { SERVICE_NAMES, type ServiceName } from "@hearth/contracts";
 import { createServiceClient, type Logger, type ServiceCall } from "@hearth/service-kit";
-import { createAccessTokens } from "./auth/access-tokens";
-import { createAuthHandlers } from "./auth/auth-handlers";
-import { createLoginThrottle } from "./auth/login-throttle";
-import { createAuthenticator } from "./auth/authenticator";
-import { createPasswordHasher } from "./auth/passwords";
-import { createTokenIssuer } from "./auth/token-issuer";
-import { createMfaHandlers } from "./auth/mfa-handlers";
-import { createSecondFactor } from "./auth/second-factor";
-import { createSessionExpiry } from "./auth/session-expiry";
-import { createSecretBox } from "./crypto/secret-box";
-import { createOidcClient } from "./sso/oidc-client";
-import { createProviderHandlers } from "./sso/provider-handlers";
-import { createSsoFlows } from "./sso/sso-flows";
-import { createSsoHandlers } from "./sso/sso-handlers";
-import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
-import { createUsageHandler } from "./api-keys/usage-handler";
-import { createUserHandlers } from "./users/user-handlers";
-import { createMemberHandlers } from "./users/member-handlers";
-import { createInvitationHandlers } from "./users/invitation-handlers";
-import { signingKeysOf, type GatewayConfig } from "./config";
+import type { GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
 import { createRateLimiter } from "./http/rate-limiter";
 import { createGatewayApp } from "./http/app";
+import { createIdentity } from "./identity/identity";
 
 const SERVICE_URL_KEYS: Record<ServiceName, "FINANCE_URL" | "CHAT_URL" | "NOTIFICATIONS_URL" | "AUDIT_URL"> = {
   finance: "FINANCE_URL",
@@ -47,43 +29,10 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     ]),
   ) as Record<ServiceName, ServiceCall>;
   const events = await createEventRelay({ databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, callAudit: services.audit, log });
-  const accessTokens = createAccessTokens(signingKeysOf(config), config.ACCESS_TOKEN_TTL_SECONDS);
   const onEventsWritten = () => events.relay.poke();
-  const sessionExpiry = createSessionExpiry(db, { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, onEventsWritten, log });
-  const authenticator = createAuthenticator(db, accessTokens, sessionExpiry);
-  const passwords = createPasswordHasher();
-  const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
-  const secondFactor = createSecondFactor(db, box);
-  const throttle = createLoginThrottle(db);
-  const issueTokens = createTokenIssuer(accessTokens, config.REFRESH_TOKEN_TTL_DAYS);
-  const ssoFlows = createSsoFlows(
-    db,
-    box,
-    createOidcClient(),
-    { publicUrl: config.PUBLIC_URL, appRedirectUris: config.SSO_APP_REDIRECT_URIS },
-    onEventsWritten,
-  );
   // Made before the handlers: GET /api/v1/usage reports from the limiter that enforces the limit.
   const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
-  const local = {
-    ...createAuthHandlers({
-      db,
-      passwords,
-      issueTokens,
-      onEventsWritten,
-      throttle,
-      secondFactor,
-      sessionExpiry,
-    }),
-    ...createMfaHandlers({ db, box, secondFactor, onEventsWritten }),
-    ...createApiKeyHandlers(db),
-    ...createUsageHandler(db, rateLimiter),
-    ...createUserHandlers({ db, passwords, onEventsWritten }),
-    ...createMemberHandlers(db, onEventsWritten),
-    ...createInvitationHandlers(db),
-    ...createProviderHandlers({ db, box, flows: ssoFlows, onEventsWritten }),
-    ...createSsoHandlers({ db, passwords, throttle, issueTokens, flows: ssoFlows, onEventsWritten }),
-  };
+  const { local, authenticate, sessionExpiry } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
 
   async function readiness(): Promise<Record<string, boolean>> {
     const checks: [string, Promise<unknown>][] = [
@@ -103,7 +52,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     log,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
-    authenticate: authenticator.authenticate,
+    authenticate,
     local,
     services,
     rateLimiter,

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { keyRing } from "./key-ring";
-import { createAccessTokens, type AccessTokenSubject } from "../src/auth/access-tokens";
+import { createAccessTokens, type AccessTokenSubject } from "../src/identity/auth/access-tokens";
 
 const SECRET = randomBytes(32).toString("hex");
 const TTL = 3600;

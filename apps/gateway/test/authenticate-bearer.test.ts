@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@hearth/contracts";
 import { keyRing } from "./key-ring";
-import { createAccessTokens } from "../src/auth/access-tokens";
-import { createAuthenticator } from "../src/auth/authenticator";
-import { createSessionExpiry } from "../src/auth/session-expiry";
+import { createAccessTokens } from "../src/identity/auth/access-tokens";
+import { createAuthenticator } from "../src/identity/auth/authenticator";
+import { createSessionExpiry } from "../src/identity/sessions/session-expiry";
 import { createLogger } from "@hearth/service-kit";
 import type { IdentityDb } from "../src/db";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError, routes, type Actor, type ErrorCode } from "@hearth/contracts";
-import { authorize } from "../src/auth/authenticator";
+import { authorize } from "../src/identity/auth/authenticator";
 
 const actor = (authMethod: Actor["authMethod"], scope: "read" | "read_write", role: Actor["role"]): Actor => ({
   userId: "01900000-0000-7000-8000-000000000001",

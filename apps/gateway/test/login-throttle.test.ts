@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@hearth/contracts";
 import { applyMigrations } from "@hearth/service-kit/migrations";
 import { createFreshDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
-import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from "../src/auth/login-throttle";
+import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from "../src/identity/auth/login-throttle";
 import { MIGRATIONS_DIR, createIdentityDb, type IdentityDb } from "../src/db";
 
 let databases: FreshDatabases<"gateway">;

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOidcProvider, type TestOidcProvider } from "@hearth/test-kit";
-import { createOidcClient, verifyIdToken, type OidcError } from "../src/sso/oidc-client";
+import { createOidcClient, verifyIdToken, type OidcError } from "../src/identity/sso/oidc-client";
 
 // Real ID tokens from a real provider (oidc-provider), checked by the gateway's verifier.
 const REDIRECT = "http://127.0.0.1:4999/api/v1/auth/sso/callback";

@@ -1,6 +1,6 @@
 import argon2 from "argon2";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createPasswordHasher } from "../src/auth/passwords";
+import { createPasswordHasher } from "../src/identity/auth/passwords";
 
 const hasher = createPasswordHasher();
 

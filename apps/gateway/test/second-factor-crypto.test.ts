@@ -1,7 +1,7 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { createSecretBox } from "../src/crypto/secret-box";
-import { totp } from "../src/auth/totp";
+import { totp } from "../src/identity/mfa/totp";
 
 describe("secret box", () => {
   const box = createSecretBox("k".repeat(40));

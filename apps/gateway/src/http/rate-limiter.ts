@@ -1,5 +1,6 @@
 import { AppError, type Actor } from "@hearth/contracts";
 import type { IdentityDb } from "../db";
+import { createRateLimitRepository } from "./rate-limit-repository";
 
 export interface RateLimitOptions {
   /** Requests a credential may make per window. */
@@ -49,19 +50,9 @@ export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
   const buckets = new Map<string, BucketState>();
   let lastCleanup = 0;
 
-  async function add(bucket: string, windowStart: number, hits: number): Promise<number> {
-    const [row] = await db.$queryRaw<{ hits: number }[]>`
-      INSERT INTO rate_limit_counters (bucket, window_start, hits) VALUES (${bucket}, ${new Date(windowStart)}, ${hits})
-      ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + ${hits}
-      RETURNING hits`;
-    return row?.hits ?? hits;
-  }
-
-  async function read(bucket: string, windowStart: number): Promise<number> {
-    const [row] = await db.$queryRaw<{ hits: number }[]>`
-      SELECT hits FROM rate_limit_counters WHERE bucket = ${bucket} AND window_start = ${new Date(windowStart)}`;
-    return row?.hits ?? 0;
-  }
+  const counters = createRateLimitRepository(db);
+  const add = (bucket: string, windowStart: number, hits: number) => counters.add(bucket, new Date(windowStart), hits);
+  const read = (bucket: string, windowStart: number) => counters.read(bucket, new Date(windowStart));
 
   async function flush(): Promise<void> {
     const writes: Promise<void>[] = [];
@@ -86,7 +77,7 @@ export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
     await Promise.all(writes);
     if (now() - lastCleanup > CLEANUP_EVERY_MS) {
       lastCleanup = now();
-      await db.rateLimitCounter.deleteMany({ where: { windowStart: { lt: new Date(now() - windowMs) } } }).catch(() => {});
+      await counters.deleteWindowsBefore(new Date(now() - windowMs)).catch(() => {});
     }
   }
 

@@ -2,8 +2,8 @@ import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentele
 import { AppError, routes, type Actor, type RouteDef, type ServiceName } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import type { Request, Response, Router } from "express";
-import { authorize } from "../auth/authenticator";
-import type { LocalHandlers, RequestFacts } from "../local-handlers";
+import { authorize } from "../identity/auth/authenticator";
+import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
 import { rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
 import { parseRouteInput } from "./request-input";
 

@@ -1,0 +1,163 @@
+import { AppError } from "@hearth/contracts";
+import { isUniqueViolation } from "@hearth/service-kit";
+import { sha256 } from "../../crypto/secrets";
+import type { WithIdentityEvents } from "../audit/identity-events";
+import { claimInvitation } from "../invitations/invitation-claim";
+import type { InvitationRepository } from "../invitations/invitation-repository";
+import { requireActor, type LocalHandler } from "../local-handlers";
+import type { SecondFactor } from "../mfa/second-factor";
+import type { SessionExpiry } from "../sessions/session-expiry";
+import type { SessionRepository } from "../sessions/session-repository";
+import type { UserRepository } from "../users/user-repository";
+import { ACCOUNT_SUSPENDED, INVALID_LOGIN } from "./auth-errors";
+import type { AuthRepository } from "./auth-repository";
+import { toAuthResource } from "./auth-resource";
+import type { LoginThrottle } from "./login-throttle";
+import type { PasswordHasher } from "./passwords";
+import type { TokenIssuer } from "./token-issuer";
+
+export interface AuthHandlerDeps {
+  accounts: AuthRepository;
+  users: UserRepository;
+  sessions: SessionRepository;
+  invitations: InvitationRepository;
+  passwords: PasswordHasher;
+  issueTokens: TokenIssuer;
+  withIdentityEvents: WithIdentityEvents;
+  /** Per-account and per-IP lockout after repeated failures. */
+  throttle: LoginThrottle;
+  secondFactor: SecondFactor;
+  sessionExpiry: SessionExpiry;
+}
+
+// Sure's answer to a login of a user with MFA on, without a right code: clients then ask for one.
+const MFA_REQUIRED = new AppError("unauthorized", { message: "Two-factor authentication required", mfaRequired: true });
+const INVALID_REFRESH = new AppError("unauthorized", { message: "Invalid refresh token" });
+
+export function createAuthHandlers(deps: AuthHandlerDeps) {
+  const { accounts, sessions, passwords, issueTokens, withIdentityEvents } = deps;
+
+  /** Creates the user and a new family whose first member is its admin (or joins the inviting family); answers with tokens. */
+  const signup: LocalHandler<"auth.signup"> = async ({ input, request }) => {
+    const passwordHash = await passwords.hash(input.user.password);
+    try {
+      return await withIdentityEvents(request, async (tx, record) => {
+        // With an invite code the user joins the inviting family in the role it names.
+        const joining = input.invite_code ? await claimInvitation(deps.invitations, tx, input.invite_code, input.user.email) : null;
+        const { familyId, role } = joining ?? { familyId: await accounts.createFamily(tx), role: "admin" as const };
+        const user = await accounts.createAccount(
+          tx,
+          { email: input.user.email, passwordHash, firstName: input.user.first_name ?? null, lastName: input.user.last_name ?? null },
+          familyId,
+          role,
+        );
+        const tokens = await issueTokens(tx, { userId: user.id, familyId, role }, { device: input.device });
+        record("auth.token.issued", { familyId, user, sessionId: tokens.sessionId });
+        return toAuthResource(tokens.response, user);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppError.taken("Email");
+      throw err;
+    }
+  };
+
+  const login: LocalHandler<"auth.login"> = async ({ input, request }) => {
+    const user = await accounts.findLoginUser(input.email);
+    // The reason is kept in the audit log only: the answer is the same for every failure.
+    // Written on its own, before the refusal is thrown: a failed login is recorded though the request fails.
+    const recordFailure = (error: string) =>
+      withIdentityEvents(request, async (_tx, record) =>
+        record("auth.login.failed", {
+          familyId: user?.membership?.familyId ?? null,
+          user: user ? { id: user.id, email: user.email } : null,
+          error,
+        }),
+      );
+    try {
+      await deps.throttle.assertAllowed(input.email, request.ipAddress);
+    } catch (err) {
+      await recordFailure("locked_out");
+      throw err;
+    }
+    const valid = await passwords.verify(user?.passwordHash ?? null, input.password);
+    if (!user || !valid || !user.membership) {
+      await deps.throttle.recordFailure(input.email, request.ipAddress);
+      await recordFailure(user ? "invalid_password" : "unknown_email");
+      throw INVALID_LOGIN;
+    }
+    if (user.otpEnabledAt) {
+      // No code yet is a normal step of an MFA login, not a failure; a wrong code is one.
+      if (!input.otp_code) throw MFA_REQUIRED;
+      if (!(await deps.secondFactor.accept(user, input.otp_code))) {
+        await deps.throttle.recordFailure(input.email, request.ipAddress);
+        await recordFailure("invalid_otp");
+        throw MFA_REQUIRED;
+      }
+    }
+    if (user.suspendedAt) {
+      await recordFailure("user_suspended");
+      throw ACCOUNT_SUSPENDED;
+    }
+    await deps.throttle.recordSuccess(input.email);
+    const membership = user.membership;
+    return withIdentityEvents(request, async (tx, record) => {
+      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { device: input.device });
+      const facts = { familyId: membership.familyId, user, sessionId: tokens.sessionId };
+      record("auth.login.success", facts);
+      record("auth.token.issued", facts);
+      return toAuthResource(tokens.response, user);
+    });
+  };
+
+  /**
+   * Rotates: the presented refresh token is spent and a new pair of the same session is issued,
+   * atomically. A token presented again after it was spent means it leaked: the whole session
+   * is revoked (reuse detection) and `auth.token.revoked` recorded.
+   */
+  const refresh: LocalHandler<"auth.refresh"> = async ({ input, request }) => {
+    if (!input.refresh_token?.trim()) throw new AppError("bad_request", { message: "Refresh token is required" });
+    const now = new Date();
+    const stored = await sessions.findRefreshToken(sha256(input.refresh_token));
+    if (!stored || stored.session.deviceId !== input.device.device_id || !stored.user.membership) throw INVALID_REFRESH;
+    const { user, session } = stored;
+    const membership = stored.user.membership;
+    if (stored.revokedAt) {
+      if (!session.revokedAt) {
+        await withIdentityEvents(request, async (tx, record) => {
+          if (await sessions.revoke(tx, session.id, "refresh_token_reuse", now)) {
+            record("auth.token.revoked", { familyId: membership.familyId, user, sessionId: session.id, error: "refresh_token_reuse" });
+          }
+        });
+      }
+      throw INVALID_REFRESH;
+    }
+    if (session.revokedAt || stored.expiresAt <= now) throw INVALID_REFRESH;
+    if (user.suspendedAt) throw ACCOUNT_SUSPENDED;
+    if (deps.sessionExpiry.isIdle(session.lastActiveAt, now)) {
+      await deps.sessionExpiry.expire(session.id, request, now);
+      throw INVALID_REFRESH;
+    }
+    return withIdentityEvents(request, async (tx, record) => {
+      // False when it lost a race with a concurrent refresh of the same token.
+      if (!(await sessions.spendRefreshToken(tx, stored.id, now))) throw INVALID_REFRESH;
+      await sessions.markActive(tx, session.id, now);
+      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { sessionId: session.id }, now);
+      await sessions.linkReplacement(tx, stored.id, tokens.refreshTokenId);
+      record("auth.token.refreshed", { familyId: membership.familyId, user, sessionId: session.id });
+      return tokens.response;
+    });
+  };
+
+  /** Ends the session of the bearer token: its refresh tokens and access tokens stop working at once. */
+  const logout: LocalHandler<"auth.logout"> = async ({ actor, request }) => {
+    const { userId, familyId, sessionId } = requireActor(actor);
+    if (!sessionId) throw new AppError("forbidden", { message: "Log out with the bearer token of the session to end" });
+    await withIdentityEvents(request, async (tx, record) => {
+      if (await sessions.revoke(tx, sessionId, "logout")) {
+        record("auth.logout", { familyId, user: await deps.users.findRef(tx, userId), sessionId });
+      }
+    });
+  };
+
+  return { "auth.signup": signup, "auth.login": login, "auth.refresh": refresh, "auth.logout": logout };
+}

@@ -1,0 +1,29 @@
+import type { Role } from "@hearth/contracts";
+import type { IdentityTx } from "../../db";
+import { randomSecret, sha256 } from "../../crypto/secrets";
+import type { DeviceFacts, SessionRepository } from "../sessions/session-repository";
+import type { AccessTokens } from "./access-tokens";
+import { toTokenResource } from "./auth-resource";
+
+/** A login starts a new session on its device; a refresh continues the session it belongs to. */
+export type SessionRef = { device: DeviceFacts } | { sessionId: string };
+
+/**
+ * Issues an access token and a fresh refresh token (stored hashed) inside the caller's
+ * transaction, both bound to one session.
+ */
+export function createTokenIssuer(sessions: SessionRepository, accessTokens: AccessTokens, refreshTtlDays: number) {
+  return async (tx: IdentityTx, subject: { userId: string; familyId: string; role: Role }, session: SessionRef, now = new Date()) => {
+    const sessionId = "sessionId" in session ? session.sessionId : await sessions.create(tx, subject.userId, session.device);
+    const refreshToken = randomSecret("hrt_");
+    const refreshTokenId = await sessions.createRefreshToken(tx, {
+      userId: subject.userId,
+      sessionId,
+      tokenHash: sha256(refreshToken),
+      expiresAt: new Date(now.getTime() + refreshTtlDays * 86_400_000),
+    });
+    const accessToken = await accessTokens.issue({ ...subject, sessionId, scope: "read_write" }, now);
+    return { sessionId, refreshTokenId, response: toTokenResource(accessToken, refreshToken, accessTokens.ttlSeconds, now) };
+  };
+}
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>;

@@ -1,0 +1,92 @@
+import type { Logger } from "@hearth/service-kit";
+import { signingKeysOf, type GatewayConfig } from "../config";
+import { createSecretBox } from "../crypto/secret-box";
+import type { IdentityDb } from "../db";
+import type { RateLimiter } from "../http/rate-limiter";
+import { createApiKeyHandlers } from "./api-keys/api-key-handlers";
+import { createApiKeyRepository } from "./api-keys/api-key-repository";
+import { createUsageHandlers } from "./api-keys/usage-handlers";
+import { bindIdentityEvents } from "./audit/identity-events";
+import { createAccessTokens } from "./auth/access-tokens";
+import { createAuthHandlers } from "./auth/auth-handlers";
+import { createAuthRepository } from "./auth/auth-repository";
+import { createAuthenticator } from "./auth/authenticator";
+import { createLoginThrottle } from "./auth/login-throttle";
+import { createPasswordHasher } from "./auth/passwords";
+import { createTokenIssuer } from "./auth/token-issuer";
+import { createInvitationHandlers } from "./invitations/invitation-handlers";
+import { createInvitationRepository } from "./invitations/invitation-repository";
+import type { LocalHandlers } from "./local-handlers";
+import { createMemberHandlers } from "./members/member-handlers";
+import { createMemberRepository } from "./members/member-repository";
+import { createMfaHandlers } from "./mfa/mfa-handlers";
+import { createMfaRepository } from "./mfa/mfa-repository";
+import { createSecondFactor } from "./mfa/second-factor";
+import { createSessionExpiry } from "./sessions/session-expiry";
+import { createSessionRepository } from "./sessions/session-repository";
+import { createOidcClient } from "./sso/oidc-client";
+import { createRoleSync } from "./sso/role-sync";
+import { createSsoFlows } from "./sso/sso-flows";
+import { createSsoHandlers } from "./sso/sso-handlers";
+import { createSsoIdentityHandlers } from "./sso/sso-identity-handlers";
+import { createSsoIdentityRepository } from "./sso/sso-identity-repository";
+import { createSsoRepository } from "./sso/sso-repository";
+import { createSsoProviderHandlers } from "./sso-providers/sso-provider-handlers";
+import { createSsoProviderRepository } from "./sso-providers/sso-provider-repository";
+import { createUserHandlers } from "./users/user-handlers";
+import { createUserRepository } from "./users/user-repository";
+
+export interface IdentityDeps {
+  config: GatewayConfig;
+  db: IdentityDb;
+  log: Logger;
+  /** Called after a commit that wrote audit events, so the relay publishes them without waiting for its poll. */
+  onEventsWritten: () => void;
+  /** GET /api/v1/usage reports from the limiter that enforces the limit. */
+  rateLimiter: RateLimiter;
+}
+
+/** Wires the routes the gateway serves itself: repositories over the identity database, then the rules and handlers on them. */
+export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }: IdentityDeps) {
+  const withIdentityEvents = bindIdentityEvents(db, onEventsWritten);
+  const accounts = createAuthRepository(db);
+  const users = createUserRepository(db);
+  const members = createMemberRepository(db);
+  const sessions = createSessionRepository(db);
+  const invitations = createInvitationRepository(db);
+  const apiKeys = createApiKeyRepository(db);
+  const mfa = createMfaRepository(db);
+  const sso = createSsoRepository(db);
+  const providers = createSsoProviderRepository(db);
+
+  const accessTokens = createAccessTokens(signingKeysOf(config), config.ACCESS_TOKEN_TTL_SECONDS);
+  const sessionExpiry = createSessionExpiry(db, { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, onEventsWritten, log });
+  const authenticator = createAuthenticator(db, accessTokens, sessionExpiry);
+  const passwords = createPasswordHasher();
+  const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
+  const secondFactor = createSecondFactor(mfa, box);
+  const throttle = createLoginThrottle(db);
+  const issueTokens = createTokenIssuer(sessions, accessTokens, config.REFRESH_TOKEN_TTL_DAYS);
+  const flows = createSsoFlows({
+    sso,
+    box,
+    oidc: createOidcClient(),
+    settings: { publicUrl: config.PUBLIC_URL, appRedirectUris: config.SSO_APP_REDIRECT_URIS },
+    syncRole: createRoleSync(members, withIdentityEvents),
+    withIdentityEvents,
+  });
+
+  const local: LocalHandlers = {
+    ...createAuthHandlers({ accounts, users, sessions, invitations, passwords, issueTokens, withIdentityEvents, throttle, secondFactor, sessionExpiry }),
+    ...createMfaHandlers({ mfa, box, secondFactor, withIdentityEvents }),
+    ...createApiKeyHandlers(apiKeys),
+    ...createUsageHandlers(apiKeys, rateLimiter),
+    ...createUserHandlers({ users, members, sessions, passwords, withIdentityEvents }),
+    ...createMemberHandlers({ members, sessions, withIdentityEvents }),
+    ...createInvitationHandlers(invitations),
+    ...createSsoProviderHandlers({ providers, users, box, flows, withIdentityEvents }),
+    ...createSsoHandlers({ sso, providers, accounts, passwords, throttle, issueTokens, flows, withIdentityEvents }),
+    ...createSsoIdentityHandlers(createSsoIdentityRepository(db), withIdentityEvents),
+  };
+  return { local, authenticate: authenticator.authenticate, sessionExpiry };
+}

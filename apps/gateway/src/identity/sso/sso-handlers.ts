@@ -1,0 +1,180 @@
+import { AppError, type AuditEventType, type Role } from "@hearth/contracts";
+import { isUniqueViolation } from "@hearth/service-kit";
+import { sha256 } from "../../crypto/secrets";
+import type { RecordIdentityEvent, Transaction, WithIdentityEvents } from "../audit/identity-events";
+import { INVALID_LOGIN } from "../auth/auth-errors";
+import type { AuthRepository } from "../auth/auth-repository";
+import { toAuthResource } from "../auth/auth-resource";
+import type { LoginThrottle } from "../auth/login-throttle";
+import { NO_PASSWORD, type PasswordHasher } from "../auth/passwords";
+import type { TokenIssuer } from "../auth/token-issuer";
+import type { LocalHandler } from "../local-handlers";
+import type { DeviceFacts } from "../sessions/session-repository";
+import type { SsoProviderRepository } from "../sso-providers/sso-provider-repository";
+import { roleFromClaim } from "./role-sync";
+import type { SsoFlows } from "./sso-flows";
+import type { SsoRepository, TicketKind } from "./sso-repository";
+
+export interface SsoHandlerDeps {
+  sso: SsoRepository;
+  providers: SsoProviderRepository;
+  accounts: AuthRepository;
+  passwords: PasswordHasher;
+  throttle: LoginThrottle;
+  issueTokens: TokenIssuer;
+  flows: SsoFlows;
+  withIdentityEvents: WithIdentityEvents;
+}
+
+// Sure's answers, word for word where its clients show them.
+const INVALID_CODE = new AppError("invalid_or_expired_code", { message: "Authorization code is invalid or expired" });
+const INVALID_LINKING_CODE = new AppError("unauthorized", { message: "Linking code is invalid or expired" });
+const LINKING_CODE_REQUIRED = new AppError("bad_request", { message: "Linking code is required" });
+const PROVIDER_DISABLED = () => new AppError("forbidden", { message: "This SSO provider is disabled" });
+
+/** Sure's mobile SSO endpoints: the start of a sign-in, the provider's callback, and the one-time codes the app redeems. */
+export function createSsoHandlers({ sso, providers, accounts, passwords, throttle, issueTokens, flows, withIdentityEvents }: SsoHandlerDeps) {
+  /** Spends a one-time ticket of the given kind inside the transaction, or throws. */
+  async function spendTicket(tx: Transaction, code: string, kind: TicketKind, invalid: AppError) {
+    const now = new Date();
+    const ticket = await sso.findTicket(tx, sha256(code));
+    if (!ticket || ticket.kind !== kind || ticket.expiresAt <= now) throw invalid;
+    if (!(await sso.consumeTicket(tx, ticket.id, now))) throw invalid;
+    if (!ticket.provider.enabled) throw PROVIDER_DISABLED();
+    return ticket;
+  }
+
+  /** Tokens for a user signed in through a provider, with the audit events of a login. */
+  async function signIn(
+    tx: Transaction,
+    record: RecordIdentityEvent,
+    user: { id: string; email: string },
+    familyId: string,
+    role: Role,
+    device: DeviceFacts,
+    provider: { id: string; name: string },
+  ) {
+    const tokens = await issueTokens(tx, { userId: user.id, familyId, role }, { device });
+    // The facts of the new session: the sign-in's other events (connected, created...) carry them too.
+    const facts = { familyId, user, sessionId: tokens.sessionId, provider: provider.name, providerId: provider.id };
+    record("auth.login.success", facts);
+    record("auth.token.issued", facts);
+    return { response: tokens.response, facts };
+  }
+
+  const authorize: LocalHandler<"sso.authorize"> = async ({ input, request }) => {
+    const { id, redirect_uri: appRedirectUri, ...device } = input;
+    const provider = await providers.findById(id);
+    if (!provider) throw AppError.notFound("SSO provider");
+    if (!provider.enabled) throw PROVIDER_DISABLED();
+    return flows.start(provider, { purpose: "login", appRedirectUri, startedById: null, device }, request);
+  };
+
+  const callback: LocalHandler<"sso.callback"> = async ({ input, request }) => flows.complete(input, request);
+
+  const exchange: LocalHandler<"auth.ssoExchange"> = async ({ input, request }) => {
+    if (!input.code?.trim()) throw new AppError("invalid_or_expired_code", { message: "Authorization code is required" });
+    const code = input.code;
+    return withIdentityEvents(request, async (tx, record) => {
+      const ticket = await spendTicket(tx, code, "exchange", INVALID_CODE);
+      const user = await sso.findUserWithMembership(tx, ticket.userId ?? "");
+      if (!user?.membership || user.suspendedAt) throw INVALID_CODE;
+      await sso.markIdentityLogin(tx, ticket.providerId, ticket.claims.sub, new Date());
+      const { response } = await signIn(tx, record, user, user.membership.familyId, user.membership.role, ticket.device, ticket.provider);
+      return toAuthResource(response, user);
+    });
+  };
+
+  /** Links the provider account to an existing Hearth account proven by its email and password. */
+  const link: LocalHandler<"auth.ssoLink"> = async ({ input, request }) => {
+    if (!input.linking_code?.trim()) throw LINKING_CODE_REQUIRED;
+    const linkingCode = input.linking_code;
+    const live = await sso.peekTicket(sha256(linkingCode));
+    if (!live || live.kind !== "linking" || live.consumedAt || live.expiresAt <= new Date()) throw INVALID_LINKING_CODE;
+    await throttle.assertAllowed(input.email, request.ipAddress);
+    const user = await sso.findLinkingUser(input.email);
+    if (!(await passwords.verify(user?.passwordHash ?? null, input.password)) || !user?.membership || user.suspendedAt) {
+      await throttle.recordFailure(input.email, request.ipAddress);
+      // Written on its own, before the refusal is thrown.
+      await withIdentityEvents(request, async (_tx, record) =>
+        record("auth.login.failed", {
+          familyId: user?.membership?.familyId ?? null,
+          user: user ? { id: user.id, email: user.email } : null,
+          error: user?.suspendedAt ? "user_suspended" : "sso_link_invalid_credentials",
+        }),
+      );
+      throw INVALID_LOGIN;
+    }
+    if (user.otpEnabledAt) throw new AppError("unauthorized", { message: "MFA users should sign in with email and password", mfaRequired: true });
+    await throttle.recordSuccess(input.email);
+    const membership = user.membership;
+    try {
+      return await withIdentityEvents(request, async (tx, record) => {
+        const ticket = await spendTicket(tx, linkingCode, "linking", INVALID_LINKING_CODE);
+        if (ticket.provider.familyId !== membership.familyId) {
+          throw new AppError("forbidden", { message: "This SSO provider belongs to another family" });
+        }
+        await sso.linkIdentity(tx, {
+          userId: user.id,
+          providerId: ticket.providerId,
+          subject: ticket.claims.sub,
+          email: ticket.claims.email,
+          lastLoginAt: new Date(),
+        });
+        // The first provider account connects; a further one links several accounts to the user.
+        const { response, facts } = await signIn(tx, record, user, membership.familyId, membership.role, ticket.device, ticket.provider);
+        const event: AuditEventType = user.ssoIdentities.length === 0 ? "account.connected" : "account.linked";
+        record(event, facts);
+        return toAuthResource(response, user);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError("conflict", { message: "This SSO account is already linked" });
+      throw err;
+    }
+  };
+
+  /** Just-in-time creation: a new member of the provider's family, in the role its claim (or default) gives. */
+  const createAccount: LocalHandler<"auth.ssoCreateAccount"> = async ({ input, request }) => {
+    if (!input.linking_code?.trim()) throw LINKING_CODE_REQUIRED;
+    const linkingCode = input.linking_code;
+    try {
+      return await withIdentityEvents(request, async (tx, record) => {
+        const ticket = await spendTicket(tx, linkingCode, "linking", INVALID_LINKING_CODE);
+        const { provider, claims } = ticket;
+        if (!provider.allowAccountCreation) throw new AppError("forbidden", { message: "SSO account creation is disabled. Please contact an administrator." });
+        if (!claims.email || !claims.emailVerified) throw AppError.validation(["The SSO provider did not share a verified email address"]);
+        const claimedRole = roleFromClaim(provider, claims.roleClaim);
+        const role = claimedRole ?? provider.defaultRole;
+        const user = await accounts.createAccount(
+          tx,
+          {
+            email: claims.email,
+            // No password: the account signs in through its provider (PATCH /users/me can set one).
+            passwordHash: NO_PASSWORD,
+            firstName: input.first_name || claims.firstName,
+            lastName: input.last_name || claims.lastName,
+          },
+          provider.familyId,
+          role,
+        );
+        await sso.linkIdentity(tx, { userId: user.id, providerId: provider.id, subject: claims.sub, email: claims.email, lastLoginAt: new Date() });
+        const { response, facts } = await signIn(tx, record, user, provider.familyId, role, ticket.device, provider);
+        record("user.created", facts);
+        record("account.connected", facts);
+        if (claimedRole) record("user.roles.synced", { ...facts, changes: { role: { old: null, new: claimedRole } } });
+        return toAuthResource(response, user);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppError.taken("Email");
+      throw err;
+    }
+  };
+
+  return {
+    "sso.authorize": authorize,
+    "sso.callback": callback,
+    "auth.ssoExchange": exchange,
+    "auth.ssoLink": link,
+    "auth.ssoCreateAccount": createAccount,
+  };
+}

@@ -1,0 +1,94 @@
+import { AppError, type AuditChanges } from "@hearth/contracts";
+import { isUniqueViolation } from "@hearth/service-kit";
+import { FILTERED } from "../audit/identity-event";
+import type { WithIdentityEvents } from "../audit/identity-events";
+import { NO_PASSWORD, type PasswordHasher } from "../auth/passwords";
+import { requireActor, type LocalHandler } from "../local-handlers";
+import { requireAnotherActiveAdmin } from "../members/family-admins";
+import type { MemberRepository } from "../members/member-repository";
+import type { SessionRepository } from "../sessions/session-repository";
+import type { UserChanges, UserRepository } from "./user-repository";
+import { toUserResource } from "./user-resource";
+
+export interface UserHandlerDeps {
+  users: UserRepository;
+  members: MemberRepository;
+  sessions: SessionRepository;
+  passwords: PasswordHasher;
+  withIdentityEvents: WithIdentityEvents;
+}
+
+/** The signed-in user's own record: read, update, delete, opt in to AI. */
+export function createUserHandlers({ users, members, sessions, passwords, withIdentityEvents }: UserHandlerDeps) {
+  const me: LocalHandler<"users.me"> = async ({ actor }) => ({ user: toUserResource(await users.find(requireActor(actor).userId)) });
+
+  /** Sure's opt-in to the AI assistant; idempotent. */
+  const enableAi: LocalHandler<"auth.enableAi"> = async ({ actor }) => ({ user: toUserResource(await users.enableAi(requireActor(actor).userId)) });
+
+  const updateMe: LocalHandler<"users.updateMe"> = async ({ actor, input, request }) => {
+    const { userId, familyId, sessionId } = requireActor(actor);
+    const user = await users.find(userId);
+    const wanted = input.user;
+    // An account made through SSO has no password yet: its first one needs only the signed-in session.
+    const hasPassword = user.passwordHash !== NO_PASSWORD;
+    if (hasPassword && (wanted.password !== undefined || wanted.email !== undefined) && !wanted.current_password) {
+      throw AppError.validation(["Current password is required to change the email or password"]);
+    }
+    if (hasPassword && wanted.current_password !== undefined && !(await passwords.verify(user.passwordHash, wanted.current_password))) {
+      throw AppError.validation(["Current password is invalid"]);
+    }
+    const changes: AuditChanges = {};
+    const data: UserChanges = {};
+    const change = <K extends keyof UserChanges>(field: string, key: K, old: UserChanges[K], next: UserChanges[K] | undefined) => {
+      if (next === undefined || next === old) return;
+      data[key] = next;
+      changes[field] = { old, new: next };
+    };
+    change("first_name", "firstName", user.firstName, wanted.first_name === "" ? null : wanted.first_name);
+    change("last_name", "lastName", user.lastName, wanted.last_name === "" ? null : wanted.last_name);
+    change("email", "email", user.email, wanted.email);
+    change("ui_layout", "uiLayout", user.uiLayout, wanted.ui_layout);
+    if (wanted.password !== undefined) {
+      data.passwordHash = await passwords.hash(wanted.password);
+      changes["password"] = { old: FILTERED, new: FILTERED };
+    }
+    if (Object.keys(changes).length === 0) return { user: toUserResource(user) };
+    try {
+      const updated = await withIdentityEvents(request, async (tx, record) => {
+        const saved = await users.update(tx, userId, data);
+        // A new password ends every other session: whoever knew the old one is signed out.
+        if (data.passwordHash) await sessions.revokeAllOfUser(tx, userId, "password_changed", new Date(), sessionId);
+        record("user.updated", { familyId, user: { id: userId, email: saved.email }, sessionId, changes });
+        return saved;
+      });
+      return { user: toUserResource(updated) };
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppError.taken("Email");
+      throw err;
+    }
+  };
+
+  /**
+   * Removes the user with their credentials. The last active admin of a family with other
+   * members must name an heir first (promote one); a family's only member takes it along.
+   */
+  const deleteMe: LocalHandler<"users.deleteMe"> = async ({ actor, request }) => {
+    const { userId, familyId, sessionId } = requireActor(actor);
+    await withIdentityEvents(request, async (tx, record) => {
+      await members.lockFamily(tx, familyId);
+      const user = await users.findWithMembership(tx, userId);
+      const others = await members.otherMembers(tx, familyId, userId);
+      if (others > 0 && user.membership?.role === "admin") {
+        requireAnotherActiveAdmin(
+          await members.otherActiveAdmins(tx, familyId, userId),
+          "You are the family's last admin: promote another member to admin before deleting your account",
+        );
+      }
+      record("user.deleted", { familyId, user: { id: user.id, email: user.email }, sessionId });
+      await users.delete(tx, userId);
+      if (others === 0) await members.deleteFamily(tx, familyId);
+    });
+  };
+
+  return { "users.me": me, "auth.enableAi": enableAi, "users.updateMe": updateMe, "users.deleteMe": deleteMe };
+}

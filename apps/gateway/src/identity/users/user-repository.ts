@@ -1,0 +1,27 @@
+import type { IdentityDb, IdentityTx } from "../../db";
+import type { User } from "../../generated/prisma/client";
+
+/** The columns of their own record a user may change. */
+export type UserChanges = Partial<Pick<User, "firstName" | "lastName" | "email" | "uiLayout" | "passwordHash">>;
+
+/** A user's own record. Methods taking `tx` run inside the caller's transaction. */
+export function createUserRepository(db: IdentityDb) {
+  return {
+    find: (userId: string) => db.user.findUniqueOrThrow({ where: { id: userId } }),
+
+    enableAi: (userId: string) => db.user.update({ where: { id: userId }, data: { aiEnabled: true } }),
+
+    /** A taken email fails as a unique violation. */
+    update: (tx: IdentityTx, userId: string, changes: UserChanges) => tx.user.update({ where: { id: userId }, data: changes }),
+
+    findWithMembership: (tx: IdentityTx, userId: string) => tx.user.findUniqueOrThrow({ where: { id: userId }, include: { membership: true } }),
+
+    async delete(tx: IdentityTx, userId: string): Promise<void> {
+      await tx.user.delete({ where: { id: userId } });
+    },
+
+    /** Who a user is, as audit events name them. */
+    findRef: (tx: IdentityTx, userId: string) => tx.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, email: true } }),
+  };
+}
+export type UserRepository = ReturnType<typeof createUserRepository>;
