@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { startTestPostgres } from "@hearth/test-kit";
 import { startSystem } from "@hearth/system-tests";
 import { materializeBalances } from "@hearth/finance/balances";
-import { randomSource, seedDemoFamily, writeLedger, type SeedLedger } from "@hearth/finance/seed";
+import { emptyLedger, randomSource, seedDemoFamily, transactionEntry, valuationEntry, writeLedger } from "@hearth/demo-seed";
 
 const PURCHASES = Number(process.env.BENCH_LEDGER_PURCHASES ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -20,11 +20,12 @@ const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 const postgres = await startTestPostgres();
 const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" } });
 const db = system.db.finance;
+const finance = { url: system.services.finance.url, internalAuthSecret: system.config.INTERNAL_AUTH_SECRET };
 try {
   let started = performance.now();
   const family = await seedDemoFamily({
     apiUrl: system.url,
-    financeDb: db,
+    finance,
     email: `bench-${Date.now()}@hearth.example`,
     password: "Bench-Password-1",
     purchases: PURCHASES,
@@ -111,24 +112,17 @@ try {
     })
   ).json()) as { id: string };
   const random = randomSource(7);
-  const ledger: SeedLedger = { entries: [], entryTags: [], transfers: [] };
+  const ledger = emptyLedger();
+  const benchAccount = { id: account.id, type: "depository" as const, currency: "USD" };
   for (let i = 0; i < 100_000; i++) {
     const day = new Date(Date.UTC(2016, 0, 2) + random.int(0, 3650) * 86_400_000).toISOString().slice(0, 10);
-    ledger.entries.push({
-      id: crypto.randomUUID(),
-      accountId: account.id,
-      kind: i % 500 === 0 ? "valuation" : "transaction",
-      date: day,
-      name: "Bench entry",
-      amountCents: BigInt(i % 500 === 0 ? random.int(100_000, 900_000) : random.int(-50_000, 50_000)),
-      currency: "USD",
-      categoryId: null,
-      merchantId: null,
-      transactionKind: i % 500 === 0 ? null : "standard",
-      valuationKind: i % 500 === 0 ? "reconciliation" : null,
-    });
+    ledger.entries.push(
+      i % 500 === 0
+        ? valuationEntry(benchAccount, day, "Bench entry", BigInt(random.int(100_000, 900_000)))
+        : transactionEntry(benchAccount, day, "Bench entry", BigInt(random.int(-50_000, 50_000))),
+    );
   }
-  await writeLedger(db, family.familyId, ledger);
+  await writeLedger(finance, family.actor, ledger);
   const times: number[] = [];
   let rows = 0;
   for (let run = 0; run < 5; run++) {

@@ -13,8 +13,8 @@ import { fileURLToPath } from "node:url";
 import autocannon, { type Options, type Result } from "autocannon";
 import { startTestPostgres } from "@hearth/test-kit";
 import { DEVICE, TEST_PASSWORD, apiClient, signUpUser, startSystem } from "@hearth/system-tests";
-// The module the gateway hashes with (not exported by @hearth/gateway): its defaults are production's.
-import { createPasswordHasher } from "../apps/gateway/src/auth/passwords";
+// The hasher the gateway logs in with (exported for this benchmark): its defaults are production's.
+import { createPasswordHasher } from "@hearth/gateway/passwords";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const HEALTH_DURATION_S = Math.min(5, DURATION_S);

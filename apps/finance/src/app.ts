@@ -12,6 +12,8 @@ import { createExchangeRateHandlers } from "./exchange-rates/exchange-rate-handl
 import { createExchangeRateRepository } from "./exchange-rates/exchange-rate-repository";
 import { createFamilySettingsHandlers } from "./family-settings/family-settings-handlers";
 import { createFamilySettingsRepository } from "./family-settings/family-settings-repository";
+import { createLedgerImportHandlers } from "./ledger-import/ledger-import-handlers";
+import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
 import { createSyncHandlers } from "./syncs/sync-handlers";
@@ -47,19 +49,23 @@ export function createFinanceService(deps: FinanceDeps) {
     matcher: createTransferMatcher(createTransferMatchQueries(db)),
     log: deps.log,
   });
-  const router = buildServiceRouter("finance", {
-    ...createTagHandlers(createTagRepository(db)),
-    ...createCategoryHandlers(createCategoryRepository(db)),
-    ...createFamilySettingsHandlers(settings),
-    ...createMerchantHandlers(createMerchantRepository(db)),
-    ...createAccountHandlers(accounts, worker, familyCurrency),
-    ...createTransactionHandlers(createTransactionRepository(db), worker),
-    ...createValuationHandlers(createValuationRepository(db), worker),
-    ...createTransferHandlers(createTransferRepository(db), worker),
-    ...createBalanceHandlers(createBalanceRepository(db), createBalanceSheetQueries(db), familyCurrency),
-    ...createExchangeRateHandlers(createExchangeRateRepository(db), worker),
-    ...createSyncHandlers(createSyncRepository(db), worker),
-  });
+  const router = buildServiceRouter(
+    "finance",
+    {
+      ...createTagHandlers(createTagRepository(db)),
+      ...createCategoryHandlers(createCategoryRepository(db)),
+      ...createFamilySettingsHandlers(settings),
+      ...createMerchantHandlers(createMerchantRepository(db)),
+      ...createAccountHandlers(accounts, worker, familyCurrency),
+      ...createTransactionHandlers(createTransactionRepository(db), worker),
+      ...createValuationHandlers(createValuationRepository(db), worker),
+      ...createTransferHandlers(createTransferRepository(db), worker),
+      ...createBalanceHandlers(createBalanceRepository(db), createBalanceSheetQueries(db), familyCurrency),
+      ...createExchangeRateHandlers(createExchangeRateRepository(db), worker),
+      ...createSyncHandlers(createSyncRepository(db), worker),
+    },
+    createLedgerImportHandlers(createLedgerImportRepository(db)),
+  );
   const server = createServiceServer({
     service: "finance",
     router,

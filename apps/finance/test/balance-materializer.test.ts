@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { materializeBalances } from "../src/balances/balance-materializer";
-import { randomSource } from "../src/seed/demo-ledger";
+import { randomSource } from "@hearth/demo-seed";
 import { financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;

@@ -1,15 +1,30 @@
 import { z } from "zod";
 import { AuditEventSchema } from "./events/audit-events";
+import { LedgerImportResultSchema, LedgerImportSchema } from "./resources/ledger-import";
+
+export * from "./resources/ledger-import";
 
 /**
  * Internal procedures: called service to service, never routed from the public API.
+ * `actor: "none"` ones act for no user (a token minted for a user's request cannot reach them);
+ * `actor: "required"` ones act for the signed actor's family, like public routes, but are only
+ * reachable with the internal secret (developer tools on the same machine).
  * `audit.events.ingest` is the delivery target of the outbox relay when no Kafka is configured.
  */
 export const internalProcedures = {
   audit: {
     "events.ingest": {
+      actor: "none",
       input: z.object({ events: z.array(AuditEventSchema).min(1).max(500) }),
       output: z.object({ stored: z.number().int().min(0), duplicates: z.number().int().min(0) }),
+    },
+  },
+  finance: {
+    /** Years of history in bulk for the demo seeder and benchmarks; balances follow from the next sync. */
+    "ledger.import": {
+      actor: "required",
+      input: LedgerImportSchema,
+      output: LedgerImportResultSchema,
     },
   },
 } as const;

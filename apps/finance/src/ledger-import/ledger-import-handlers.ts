@@ -1,0 +1,16 @@
+import { authorize } from "@hearth/contracts";
+import type { InternalHandlers } from "@hearth/service-kit";
+import type { LedgerImportRepository } from "./ledger-import-repository";
+
+/** finance's internal `ledger.import`: bulk history for the signed actor's family (developer tools). */
+export function createLedgerImportHandlers(imports: LedgerImportRepository): InternalHandlers<"finance"> {
+  return {
+    "ledger.import": async ({ ctx, input }) => {
+      authorize(ctx.actor, { auth: "any", scope: "read_write" });
+      const { finish, ...rows } = input;
+      const written = await imports.write(ctx.actor.familyId, rows);
+      if (finish) await imports.refreshStatistics();
+      return written;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { loadSecrets } from "./secrets";
+import { internalUrl } from "./services";
+import { INTERNAL_PORTS, readSettings } from "./settings";
+
+/** Where the system `npm start` runs on this machine listens, and the secret its services share. */
+export interface LocalSystem {
+  gatewayUrl: string;
+  financeUrl: string;
+  internalAuthSecret: string;
+  dataDir: string;
+}
+
+/** Read from the same environment and data directory `npm start` uses (run from the same checkout). */
+export async function localSystem(env: NodeJS.ProcessEnv = process.env): Promise<LocalSystem> {
+  const settings = readSettings(env);
+  const secrets = await loadSecrets(settings.dataDir, env);
+  return {
+    gatewayUrl: internalUrl(settings.gatewayPort),
+    financeUrl: internalUrl(INTERNAL_PORTS.finance),
+    internalAuthSecret: secrets.INTERNAL_AUTH_SECRET,
+    dataDir: settings.dataDir,
+  };
+}

@@ -1,0 +1,46 @@
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+// The boundaries of docs/architecture.md are lint rules (eslint.config.js): these cases prove
+// each rule fires where it must and stays quiet where the architecture allows the import.
+const root = path.resolve(import.meta.dirname, "..", "..", "..");
+const eslint = new ESLint({ cwd: root });
+
+async function boundaryErrors(file: string, importLine: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${importLine}\nexport const used = x;\n`, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
+}
+
+describe("dependency boundaries (eslint no-restricted-imports)", () => {
+  it.each([
+    ["apps/gateway/src/identity/x.ts", 'import { x } from "@hearth/finance/app";', "no service imports another"],
+    ["apps/gateway/src/identity/x.ts", 'import { x } from "../../../../finance/src/db";', "not even by a relative path"],
+    ["apps/finance/src/tags/x.ts", 'import { x } from "@hearth/test-kit";', "apps depend on contracts and the kit only"],
+    ["apps/finance/src/tags/tag-handlers.ts", 'import { x } from "../db";', "handlers do not query"],
+    ["apps/finance/src/tags/tag-handlers.ts", 'import { x } from "../generated/prisma/client";', "handlers see no Prisma rows"],
+    ["apps/audit/src/x-handlers.ts", 'import { x } from "@prisma/client";', "handlers see no Prisma"],
+    ["apps/finance/src/tags/x.ts", 'import { x } from "@trpc/server";', "domain code does not import the transport"],
+    ["apps/gateway/src/identity/auth/x.ts", 'import { x } from "express";', "identity code does not import express"],
+    ["packages/contracts/src/x.ts", 'import { x } from "@hearth/service-kit";', "contracts import nothing of ours"],
+    ["packages/contracts/src/x.ts", 'import { x } from "@prisma/client";', "contracts know no database"],
+    ["packages/service-kit/src/x.ts", 'import { x } from "@hearth/test-kit";', "the kit builds on the contracts only"],
+    ["packages/test-kit/src/x.ts", 'import { x } from "@hearth/finance/app";', "the test kit imports no app"],
+    ["packages/demo-seed/src/x.ts", 'import { x } from "@hearth/finance/db";', "the seeder speaks the contracts"],
+    ["scripts/x.ts", 'import { x } from "../apps/finance/src/db";', "scripts use package exports"],
+    ["bench/x.ts", 'import { x } from "../apps/gateway/src/identity/auth/passwords";', "benchmarks use package exports"],
+  ])("%s: %s is refused (%s)", async (file, line) => {
+    expect(await boundaryErrors(file, line)).toHaveLength(1);
+  });
+
+  it.each([
+    ["apps/finance/src/tags/tag-repository.ts", 'import { x } from "../db";'],
+    ["apps/finance/src/tags/tag-handlers.ts", 'import { x } from "@hearth/service-kit";'],
+    ["apps/gateway/src/http/x.ts", 'import { x } from "express";'],
+    ["apps/finance/test/x.test.ts", 'import { x } from "@hearth/test-kit";'],
+    ["packages/test-kit/src/x.ts", 'import { x } from "@hearth/dev-tools/embedded-postgres";'],
+    ["packages/system-tests/src/x.ts", 'import { x } from "@hearth/finance/app";'],
+  ])("%s: %s is allowed", async (file, line) => {
+    expect(await boundaryErrors(file, line)).toEqual([]);
+  });
+});
