@@ -88,6 +88,19 @@ describe("ledger.import (internal bulk history for the seeder and benchmarks)", 
     expect(await finance.db.entry.count()).toBe(before + 1);
   });
 
+  it("refuses, writing nothing, an entry id that exists or an entry linked twice (422, not 500)", async () => {
+    const { actor, checking, savings } = await familyWithAccounts();
+    const out = purchase(checking.id, { amount_cents: "700" });
+    const into = purchase(savings.id, { amount_cents: "-700" });
+    await importAs(actor, { entries: [out, into], transfers: [{ id: randomUUID(), outflow_entry_id: out.id, inflow_entry_id: into.id }] });
+    const before = await finance.db.entry.count();
+    await expectAppError(importAs(actor, { entries: [purchase(checking.id), { ...out }] }), "validation_failed");
+    const again = { id: randomUUID(), outflow_entry_id: out.id, inflow_entry_id: into.id };
+    await expectAppError(importAs(actor, { entries: [purchase(checking.id)], transfers: [again] }), "validation_failed");
+    expect(await finance.db.entry.count()).toBe(before);
+    expect(await finance.db.transfer.count({ where: { outflowEntryId: out.id } })).toBe(1);
+  });
+
   it("needs an acting user with the read_write scope, and caps every list", async () => {
     const { actor, checking } = await familyWithAccounts();
     await expectAppError(importAs(null, { entries: [purchase(checking.id)] }), "unauthorized");

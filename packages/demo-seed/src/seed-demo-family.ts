@@ -108,8 +108,11 @@ export async function seedDemoFamily(options: DemoFamilyOptions) {
   log(`Generating ${options.purchases.toLocaleString("en")} purchases from ${from} to ${to}`);
   const ledger = generateDemoLedger({ accounts, expenseCategories: byName, incomeCategory: income, merchants, tagIds, from, to, purchases: options.purchases });
   log(`Writing ${ledger.entries.length.toLocaleString("en")} entries`);
+  let reported = 0;
   await writeLedger(options.finance, actor, ledger, (written) => {
-    if (written % 200_000 === 0) log(`  ${written.toLocaleString("en")} written`);
+    if (written - reported < 200_000) return;
+    reported = written;
+    log(`  ${written.toLocaleString("en")} written`);
   });
 
   log("Computing balances (family sync)");

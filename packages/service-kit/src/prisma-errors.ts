@@ -6,10 +6,21 @@ function codeOf(err: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** A unique constraint was violated (Prisma P2002, PostgreSQL 23505). */
+/**
+ * A raw query's own PostgreSQL error code: Prisma wraps the failure as P2010, with the code in
+ * `meta.driverAdapterError.cause.originalCode` under a driver adapter (ours) or `meta.code` without.
+ */
+function rawQueryCodeOf(err: unknown): string | undefined {
+  if (codeOf(err) !== "P2010") return undefined;
+  const meta = (err as { meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta;
+  const code = meta?.driverAdapterError?.cause?.originalCode ?? meta?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** A unique constraint was violated (Prisma P2002, PostgreSQL 23505, or a raw query's 23505). */
 export function isUniqueViolation(err: unknown): boolean {
   const code = codeOf(err);
-  return code === "P2002" || code === "23505";
+  return code === "P2002" || code === "23505" || rawQueryCodeOf(err) === "23505";
 }
 
 const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001", "3D000", "P1003"]);
