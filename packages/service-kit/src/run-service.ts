@@ -6,6 +6,7 @@ import { applyMigrations } from "./migrations";
 import { onShutdown } from "./shutdown";
 import { startTelemetry } from "./telemetry";
 import { listen } from "./trpc/service-server";
+import { untilDatabaseAnswers } from "./wait-for-database";
 
 type BaseConfig = z.output<typeof BaseServiceEnvSchema> & { PORT: number; HOST: string };
 
@@ -38,9 +39,9 @@ export async function runService<C extends BaseConfig, D extends { $disconnect()
     console.error(`${options.service}: ${err.message}`);
     process.exit(1);
   }
-  const telemetry = startTelemetry({ serviceName: options.service, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const telemetry = await startTelemetry({ serviceName: options.service, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const log = createLogger(options.service, config.LOG_LEVEL);
-  const { applied } = await applyMigrations({ databaseUrl: config.DATABASE_URL, migrationsDir: options.migrationsDir });
+  const { applied } = await untilDatabaseAnswers(() => applyMigrations({ databaseUrl: config.DATABASE_URL, migrationsDir: options.migrationsDir }), { log });
   if (applied.length > 0) log.info({ applied }, "migrations applied");
   const db = options.createDb(config.DATABASE_URL);
   const parts = await options.createParts({ config, db, log });

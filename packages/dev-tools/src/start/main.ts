@@ -6,7 +6,7 @@ import { ensureDatabase } from "@hearth/service-kit/migrations";
 import { publicUrl, printBanner } from "./banner";
 import type { Child } from "./child";
 import { prepareDataDir } from "./data-dir";
-import { startEmbeddedPostgres, type RunningPostgres } from "../embedded-postgres/server";
+import { embeddedPostgresUrl, startEmbeddedPostgres, type RunningPostgres } from "../embedded-postgres/server";
 import { StartError, describeError, say, warn } from "./log";
 import { assertPortFree } from "./ports";
 import { loadSecrets } from "./secrets";
@@ -26,7 +26,7 @@ function shutdown(code: number, reason?: string): Promise<void> {
   stopping ??= (async () => {
     if (reason) warn(reason);
     try {
-      // PostgreSQL starts before any child: once it is up (or failed), nothing else is starting.
+      // Once PostgreSQL is up (or failed), nothing else is starting: the children started before it.
       const postgres = await postgresStarting?.catch(() => undefined);
       if (children.length > 0 || postgres) say("Stopping (Ctrl-C again to force)");
       const gateway = children.find((child) => child.name === "gateway");
@@ -89,7 +89,12 @@ function assertDistinctPorts(ports: Record<string, number>): void {
   }
 }
 
-async function main(): Promise<void> {
+export interface SupervisorOptions {
+  /** Settles when every app's dist/main.js is built: PostgreSQL starts meanwhile. */
+  appsBuilt: Promise<unknown>;
+}
+
+async function main(options: SupervisorOptions): Promise<void> {
   const settings = readSettings();
   const embeddedApps = APP_NAMES.filter((app) => !settings.externalDatabaseUrls[app]);
   assertDistinctPorts({ ...INTERNAL_PORTS, gateway: settings.gatewayPort, ...(embeddedApps.length > 0 ? { "embedded PostgreSQL": settings.pgPort } : {}) });
@@ -100,44 +105,29 @@ async function main(): Promise<void> {
   for (const service of INTERNAL) await assertPortFree(INTERNAL_PORTS[service], "127.0.0.1", service);
   await assertPortFree(settings.gatewayPort, settings.gatewayHost, "gateway");
 
-  let postgres: RunningPostgres | undefined;
+  const embedded = { user: "hearth", password: secrets.POSTGRES_PASSWORD, port: settings.pgPort };
+  const databaseUrls = {} as Record<AppName, string>;
+  for (const app of APP_NAMES) databaseUrls[app] = settings.externalDatabaseUrls[app] ?? embeddedPostgresUrl(embedded, databaseName(app));
+
+  // PostgreSQL starts (its first start creates the cluster) while the apps are still being built.
+  const logFile = path.join(settings.dataDir, "postgres.log");
   if (embeddedApps.length > 0) {
-    assertNotStopping();
-    const logFile = path.join(settings.dataDir, "postgres.log");
     postgresStarting = startEmbeddedPostgres({
       clusterDir: path.join(settings.dataDir, "postgres"),
       logFile,
       port: settings.pgPort,
-      user: "hearth",
-      password: secrets.POSTGRES_PASSWORD,
+      user: embedded.user,
+      password: embedded.password,
     });
-    postgres = postgresRunning = await postgresStarting;
-    say(`PostgreSQL is listening on 127.0.0.1:${settings.pgPort} (log: ${logFile})`);
-    void postgres.exited.then((how) => {
-      if (!stopping) void shutdown(1, `PostgreSQL exited unexpectedly (${how}); see ${logFile}. Stopping everything.`);
-    });
+    // Awaited below; a failure meanwhile must not be an unhandled rejection.
+    postgresStarting.catch(() => {});
   }
-
-  const databaseUrls = {} as Record<AppName, string>;
-  for (const app of APP_NAMES) {
-    const url = settings.externalDatabaseUrls[app] ?? postgres?.url(databaseName(app));
-    if (!url) throw new Error(`no database URL for ${app}`);
-    databaseUrls[app] = url;
-  }
+  await options.appsBuilt;
   assertNotStopping();
-  await Promise.all(
-    APP_NAMES.map(async (app) => {
-      const url = databaseUrls[app];
-      try {
-        if (await ensureDatabase(url)) say(`Created database ${decodeURIComponent(new URL(url).pathname.slice(1))}`);
-      } catch (error) {
-        throw new StartError(`Cannot reach or create the ${app} database at ${redact(url)}: ${(error as Error).message}`);
-      }
-    }),
-  );
 
-  // Every app starts at once (each applies its own migrations meanwhile): the gateway's /ready
-  // answers 200 only when it and all four services are ready, so nothing waits in a row.
+  // Every app starts at once, without waiting for PostgreSQL: loading its code overlaps the
+  // database's start (each waits for its database, then applies its own migrations). The gateway's /ready answers
+  // 200 only when it and all four services are ready, so nothing waits in a row.
   const internal = INTERNAL.map((service) => {
     const port = INTERNAL_PORTS[service];
     const child = launch(service, port, { DATABASE_URL: databaseUrls[service], INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET, HOST: "127.0.0.1" });
@@ -154,6 +144,30 @@ async function main(): Promise<void> {
     NOTIFICATIONS_URL: internalUrl(INTERNAL_PORTS.notifications),
     AUDIT_URL: internalUrl(INTERNAL_PORTS.audit),
   });
+  // Awaited below; until then a child that dies (say, PostgreSQL failed and shutdown began) must
+  // not become an unhandled rejection.
+  for (const wait of internal) wait.catch(() => {});
+  let postgres: RunningPostgres | undefined;
+  if (postgresStarting) {
+    postgres = postgresRunning = await postgresStarting;
+    say(`PostgreSQL is listening on 127.0.0.1:${settings.pgPort} (log: ${logFile})`);
+    void postgres.exited.then((how) => {
+      if (!stopping) void shutdown(1, `PostgreSQL exited unexpectedly (${how}); see ${logFile}. Stopping everything.`);
+    });
+  }
+
+  assertNotStopping();
+  await Promise.all(
+    APP_NAMES.map(async (app) => {
+      const url = databaseUrls[app];
+      try {
+        if (await ensureDatabase(url)) say(`Created database ${decodeURIComponent(new URL(url).pathname.slice(1))}`);
+      } catch (error) {
+        throw new StartError(`Cannot reach or create the ${app} database at ${redact(url)}: ${(error as Error).message}`);
+      }
+    }),
+  );
+
   // Settle all: a wait rejected after Promise.all gave up would be an unhandled rejection.
   const failed = (await Promise.allSettled(internal)).find((result) => result.status === "rejected");
   if (failed) throw failed.reason;
@@ -189,4 +203,7 @@ process.on("uncaughtException", (error) => {
   void shutdown(1, `Unexpected error: ${describeError(error)}`);
 });
 
-main().catch((error: unknown) => shutdown(1, describeError(error)));
+/** Runs the whole system until a signal stops it (bin/hearth-start.mjs calls it). */
+export function runSupervisor(options: SupervisorOptions): void {
+  main(options).catch((error: unknown) => shutdown(1, describeError(error)));
+}

@@ -1,8 +1,4 @@
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { PrismaInstrumentation } from "@prisma/instrumentation";
-import { startNodeSdk } from "@opentelemetry/sdk-node";
-import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace";
+import type { SpanProcessor } from "@opentelemetry/sdk-trace";
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -18,16 +14,29 @@ export interface Telemetry {
 }
 
 /**
- * Starts OpenTelemetry before anything else in a process: W3C trace context propagation,
- * Prisma instrumentation, OTLP export. Tracing is off unless an endpoint or
- * processors are given, so the embedded default costs nothing.
+ * Starts OpenTelemetry before a process serves anything: W3C trace context propagation, Prisma
+ * instrumentation, OTLP export. Tracing is off unless an endpoint or processors are given, and
+ * then the SDK is not even loaded: importing it costs about half a second of every start-up.
  */
-export function startTelemetry(options: TelemetryOptions): Telemetry {
+export async function startTelemetry(options: TelemetryOptions): Promise<Telemetry> {
+  if (!options.otlpEndpoint && (options.spanProcessors ?? []).length === 0) return { enabled: false, shutdown: async () => {} };
+  const [
+    { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator },
+    { OTLPTraceExporter },
+    { PrismaInstrumentation },
+    { startNodeSdk },
+    { BatchSpanProcessor },
+  ] = await Promise.all([
+    import("@opentelemetry/core"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@prisma/instrumentation"),
+    import("@opentelemetry/sdk-node"),
+    import("@opentelemetry/sdk-trace"),
+  ]);
   const processors = [...(options.spanProcessors ?? [])];
   if (options.otlpEndpoint) {
     processors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${options.otlpEndpoint.replace(/\/$/, "")}/v1/traces` }) }));
   }
-  if (processors.length === 0) return { enabled: false, shutdown: async () => {} };
   const sdk = startNodeSdk({
     resourceAttributes: { "service.name": options.serviceName },
     resourceDetectors: [],
