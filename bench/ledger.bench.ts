@@ -18,7 +18,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
 const postgres = await startTestPostgres();
-const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" } });
+const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" }, ledgerImport: true });
 const db = system.db.finance;
 const finance = { url: system.services.finance.url, internalAuthSecret: system.config.INTERNAL_AUTH_SECRET };
 try {

@@ -1,6 +1,8 @@
 // `npm run seed:demo [-- --email you@example.com --password secret --size large --url http://localhost:3000]`
 // Makes a realistic demo family in a running Hearth (`npm start`): people, accounts, merchants
-// and tags through the public API, two years of history through finance's internal bulk import.
+// and tags through the public API (`--url`, default the local gateway), two years of history
+// through finance's internal bulk import (the local finance and the secret in npm start's data
+// dir; FINANCE_URL and INTERNAL_AUTH_SECRET name another one, which must run with LEDGER_IMPORT=on).
 // Prints how to sign in.
 import { randomBytes } from "node:crypto";
 import path from "node:path";

@@ -31,7 +31,10 @@ import { createTransferRepository } from "./transfers/transfer-repository";
 import { createValuationHandlers } from "./valuations/valuation-handlers";
 import { createValuationRepository } from "./valuations/valuation-repository";
 
-export type FinanceDeps = ServiceDeps<FinanceDb>;
+export type FinanceDeps = ServiceDeps<FinanceDb> & {
+  /** Serve the internal bulk import (developer tools only; see LEDGER_IMPORT in config.ts). */
+  ledgerImport?: boolean;
+};
 
 /**
  * Wires the finance service by hand: repositories and query modules on the database, handlers on
@@ -64,7 +67,7 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createExchangeRateHandlers(createExchangeRateRepository(db), worker),
       ...createSyncHandlers(createSyncRepository(db), worker),
     },
-    createLedgerImportHandlers(createLedgerImportRepository(db)),
+    createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
   );
   const server = createServiceServer({
     service: "finance",

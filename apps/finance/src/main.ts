@@ -8,5 +8,6 @@ await runService({
   envSchema: FinanceEnvSchema,
   migrationsDir: MIGRATIONS_DIR,
   createDb: createFinanceDb,
-  createParts: ({ config, db, log }) => createFinanceService({ db, log, internalAuthSecret: config.INTERNAL_AUTH_SECRET }),
+  createParts: ({ config, db, log }) =>
+    createFinanceService({ db, log, internalAuthSecret: config.INTERNAL_AUTH_SECRET, ledgerImport: config.LEDGER_IMPORT === "on" }),
 });

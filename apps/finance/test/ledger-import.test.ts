@@ -6,7 +6,7 @@ import { contextOf, expectAppError, financeAs, newActor, settled, startFinance, 
 let finance: RunningFinance;
 
 beforeAll(async () => {
-  finance = await startFinance();
+  finance = await startFinance({ ledgerImport: true });
 });
 afterAll(async () => finance?.stop());
 
@@ -99,6 +99,87 @@ describe("ledger.import (internal bulk history for the seeder and benchmarks)", 
     await expectAppError(importAs(actor, { entries: [purchase(checking.id)], transfers: [again] }), "validation_failed");
     expect(await finance.db.entry.count()).toBe(before);
     expect(await finance.db.transfer.count({ where: { outflowEntryId: out.id } })).toBe(1);
+  });
+
+  it("takes transfers only as transfers.create makes them: an outflow and an inflow in two accounts, each entry in one transfer", async () => {
+    const { actor, checking, savings } = await familyWithAccounts();
+    // Unequal amounts, so finance's own matcher (running after the accounts' syncs) proposes no pairing of them.
+    const out = purchase(checking.id, { amount_cents: "900" });
+    const into = purchase(savings.id, { amount_cents: "-850" });
+    const sameAccount = purchase(checking.id, { amount_cents: "-900" });
+    const later = purchase(savings.id, { amount_cents: "-800" });
+    const valuation = {
+      id: randomUUID(),
+      account_id: savings.id,
+      kind: "valuation",
+      valuation_kind: "reconciliation",
+      date: "2026-02-10",
+      name: "Statement",
+      amount_cents: "100",
+      currency: "USD",
+    };
+    await importAs(actor, { entries: [out, into, sameAccount, later, valuation as never] });
+    const link = (outflow: string, inflow: string) => ({ id: randomUUID(), outflow_entry_id: outflow, inflow_entry_id: inflow });
+    const refused = [
+      [link(out.id, out.id)], // itself
+      [link(into.id, out.id)], // sides reversed: a negative outflow would break every transfer resource
+      [link(out.id, sameAccount.id)], // one account
+      [link(out.id, valuation.id)], // a valuation is no side of a transfer
+      [link(out.id, into.id), link(into.id, sameAccount.id)], // one entry in two transfers
+    ];
+    for (const transfers of refused) await expectAppError(importAs(actor, { transfers }), "validation_failed");
+    expect(await finance.db.transfer.count({ where: { familyId: actor.familyId } })).toBe(0);
+    await importAs(actor, { transfers: [link(out.id, into.id)] });
+    const twice = await expectAppError(importAs(actor, { transfers: [link(out.id, later.id)] }), "validation_failed");
+    expect(twice.message).toBe("An entry can be part of one transfer only");
+    const listed = await financeAs(finance, actor)("transfers.list", {});
+    expect(listed.transfers).toHaveLength(1);
+  });
+
+  it("keeps one valuation per account and day, and counts only the tags it stored", async () => {
+    const { actor, savings, tag } = await familyWithAccounts();
+    const valuation = (date: string) => ({
+      id: randomUUID(),
+      account_id: savings.id,
+      kind: "valuation" as const,
+      valuation_kind: "reconciliation" as const,
+      date,
+      name: "Statement",
+      amount_cents: "100",
+      currency: "USD",
+    });
+    await expectAppError(importAs(actor, { entries: [valuation("2026-03-01"), valuation("2026-03-01")] }), "validation_failed");
+    // The account's opening balance is a valuation on 2026-01-01.
+    await expectAppError(importAs(actor, { entries: [valuation("2026-01-01")] }), "validation_failed");
+    const bread = purchase(savings.id);
+    const written = await importAs(actor, {
+      entries: [bread],
+      entry_tags: [
+        { entry_id: bread.id, tag_id: tag.id },
+        { entry_id: bread.id, tag_id: tag.id },
+      ],
+    });
+    expect(written).toEqual({ entries: 1, entry_tags: 1, transfers: 0 });
+  });
+
+  it("answers a body over the service's limit with 413 payload_too_large, not a 500", async () => {
+    const { actor, checking } = await familyWithAccounts();
+    const oversized = { entries: [purchase(checking.id)], padding: "x".repeat(1_200_000) };
+    await expectAppError(importAs(actor, oversized as never), "payload_too_large");
+  });
+
+  it("is off unless the service was started for developer tools (LEDGER_IMPORT=on)", async () => {
+    const production = await startFinance();
+    try {
+      const { actor } = { actor: newActor() };
+      const error = await expectAppError(
+        production.call("ledger.import", "mutation", { entries: [], entry_tags: [], transfers: [] }, contextOf(actor)),
+        "forbidden",
+      );
+      expect(error.message).toContain("LEDGER_IMPORT=on");
+    } finally {
+      await production.stop();
+    }
   });
 
   it("needs an acting user with the read_write scope, and caps every list", async () => {

@@ -26,8 +26,8 @@ export const financeBasics: ServiceBasics<FinanceDb, RunningFinance["parts"]> = 
 };
 
 /** The finance service on a fresh, migrated database, listening on a free port. */
-export function startFinance(): Promise<RunningFinance> {
-  return startServiceUnderTest(financeUnderTest);
+export function startFinance(options: { ledgerImport?: boolean } = {}): Promise<RunningFinance> {
+  return startServiceUnderTest({ ...financeUnderTest, create: (deps) => createFinanceService({ ...deps, ...options }) });
 }
 
 /** Calls any finance procedure as `actor`, as the gateway would (GET routes are queries). */

@@ -80,7 +80,8 @@ export function generateDemoLedger(plan: SeedPlan): SeedLedger {
       addTransfer(ledger, checking, card, date, cardOwed, "Credit card payment", "cc_payment");
       cardOwed = 0n;
     }
-    if (day === 28) {
+    // Not on the first day: the accounts' opening balances are that day's valuations.
+    if (day === 28 && date !== plan.from) {
       ledger.entries.push(valuationEntry(brokerage, date, "Statement value", portfolio));
       if (Number(date.slice(5, 7)) % 3 === 0) {
         houseValue += BigInt(random.int(-200_000, 600_000));

@@ -33,6 +33,8 @@ export const BaseServiceEnvSchema = z.object({
   INTERNAL_AUTH_SECRET: z.string().min(32, { message: "must be at least 32 characters" }),
   KAFKA_BROKERS: z.preprocess(emptyToUndefined, z.string().optional()),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** How long a starting service waits for its database to answer before it gives up. */
+  DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
 });
 
 export const PortSchema = z.coerce.number().int().min(0).max(65535);

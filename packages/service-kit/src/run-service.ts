@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { ConfigError, loadConfig, type BaseServiceEnvSchema } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { applyMigrations } from "./migrations";
+import { redactUrl } from "./migrations/database-url";
 import { onShutdown } from "./shutdown";
 import { startTelemetry } from "./telemetry";
 import { listen } from "./trpc/service-server";
@@ -41,7 +42,11 @@ export async function runService<C extends BaseConfig, D extends { $disconnect()
   }
   const telemetry = await startTelemetry({ serviceName: options.service, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const log = createLogger(options.service, config.LOG_LEVEL);
-  const { applied } = await untilDatabaseAnswers(() => applyMigrations({ databaseUrl: config.DATABASE_URL, migrationsDir: options.migrationsDir }), { log });
+  const { applied } = await untilDatabaseAnswers(() => applyMigrations({ databaseUrl: config.DATABASE_URL, migrationsDir: options.migrationsDir }), {
+    log,
+    database: redactUrl(config.DATABASE_URL),
+    timeoutMs: config.DATABASE_WAIT_SECONDS * 1000,
+  });
   if (applied.length > 0) log.info({ applied }, "migrations applied");
   const db = options.createDb(config.DATABASE_URL);
   const parts = await options.createParts({ config, db, log });

@@ -28,6 +28,8 @@ export interface StartSystemOptions {
   logLevel?: string;
   /** Where its lines go instead of stdout, e.g. a stream a test reads them from. */
   logDestination?: LogDestination;
+  /** Serve finance's internal bulk import (the benchmarks seed through it). */
+  ledgerImport?: boolean;
 }
 
 interface Parts {
@@ -93,7 +95,7 @@ export async function startSystem(options: StartSystemOptions) {
     audit: createAuditDb(urls.audit),
   };
   const services = {
-    finance: new ServiceHandle("finance", createFinanceService({ db: db.finance, log, internalAuthSecret })),
+    finance: new ServiceHandle("finance", createFinanceService({ db: db.finance, log, internalAuthSecret, ledgerImport: options.ledgerImport ?? false })),
     chat: new ServiceHandle("chat", createChatService({ db: db.chat, log, internalAuthSecret })),
     notifications: new ServiceHandle("notifications", createNotificationsService({ db: db.notifications, log, internalAuthSecret })),
     audit: new ServiceHandle(

@@ -1,50 +1,15 @@
-import { AppError, type LedgerImportSchema } from "@hearth/contracts";
+import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
-import type { z } from "zod";
-import type { FinanceDb, FinanceTx } from "../db";
+import type { FinanceDb } from "../db";
 import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
-
-type Import = Omit<z.output<typeof LedgerImportSchema>, "finish">;
-
-/** How many of `ids` (distinct) are rows of `table` in the family: an id of another family or none at all is refused. */
-async function countOwned(tx: FinanceTx, table: "accounts" | "categories" | "merchants" | "tags", familyId: string, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const [row] = await tx.$queryRawUnsafe<{ n: bigint }[]>(
-    `SELECT count(*) AS n FROM ${table} WHERE family_id = $1::uuid AND id = ANY($2::uuid[])${table === "accounts" ? " AND status <> 'pending_deletion'" : ""}`,
-    familyId,
-    ids,
-  );
-  return Number(row?.n ?? 0);
-}
-
-const distinct = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => id !== null))];
-
-/** Every id the import names must be the family's own: the family comes from the signed actor, never from the rows. */
-async function assertOwned(tx: FinanceTx, familyId: string, data: Import): Promise<void> {
-  const checks = [
-    ["accounts", distinct(data.entries.map((e) => e.account_id)), "Account not found"],
-    ["categories", distinct(data.entries.map((e) => (e.kind === "transaction" ? e.category_id : null))), "Category not found"],
-    ["merchants", distinct(data.entries.map((e) => (e.kind === "transaction" ? e.merchant_id : null))), "Merchant not found"],
-    ["tags", distinct(data.entry_tags.map((t) => t.tag_id)), "Tag not found"],
-  ] as const;
-  for (const [table, ids, message] of checks) {
-    if ((await countOwned(tx, table, familyId, ids)) !== ids.length) throw AppError.validation([message]);
-  }
-}
-
-/** Entries of the family among `ids` (written by this call or an earlier one). */
-async function countOwnedEntries(tx: FinanceTx, familyId: string, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const [row] = await tx.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM entries WHERE family_id = ${familyId}::uuid AND id = ANY(${ids}::uuid[])`;
-  return Number(row?.n ?? 0);
-}
+import { assertEntriesOwned, assertOwned, assertTransferSides, assertValuationDaysFree, type Import } from "./ledger-import-checks";
 
 /** Ids the caller chose that exist already, or an entry linked twice (the matcher may have paired it meanwhile): a 422, never a 500. */
 async function uniqueRows<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (isUniqueViolation(err)) throw AppError.validation(["An entry or transfer of the import exists already, or an entry is already part of a transfer"]);
+    if (isUniqueViolation(err)) throw AppError.validation(["An entry or transfer of the import exists already"]);
     throw err;
   }
 }
@@ -61,6 +26,7 @@ export function createLedgerImportRepository(db: FinanceDb) {
         db.$transaction(
           async (tx) => {
             await assertOwned(tx, familyId, data);
+            await assertValuationDaysFree(tx, data.entries);
             const entries = data.entries;
             if (entries.length > 0) {
               const transaction = (e: (typeof entries)[number]) => (e.kind === "transaction" ? e : null);
@@ -84,12 +50,15 @@ export function createLedgerImportRepository(db: FinanceDb) {
                 entries.map((e) => (e.kind === "valuation" ? e.valuation_kind : null)),
               );
             }
-            const tagged = distinct(data.entry_tags.map((t) => t.entry_id));
-            const linked = distinct(data.transfers.flatMap((t) => [t.outflow_entry_id, t.inflow_entry_id]));
-            if ((await countOwnedEntries(tx, familyId, tagged)) !== tagged.length) throw AppError.validation(["Entry not found"]);
-            if ((await countOwnedEntries(tx, familyId, linked)) !== linked.length) throw AppError.validation(["Entry not found"]);
+            await assertEntriesOwned(
+              tx,
+              familyId,
+              data.entry_tags.map((t) => t.entry_id),
+            );
+            await assertTransferSides(tx, familyId, data.transfers);
+            let tagged = 0;
             if (data.entry_tags.length > 0) {
-              await tx.$executeRawUnsafe(
+              tagged = await tx.$executeRawUnsafe(
                 `INSERT INTO entry_tags (entry_id, tag_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`,
                 data.entry_tags.map((t) => t.entry_id),
                 data.entry_tags.map((t) => t.tag_id),
@@ -108,7 +77,7 @@ export function createLedgerImportRepository(db: FinanceDb) {
             await bumpLedgerVersion(tx, familyId);
             // Counted again by the next unfiltered list: cheaper than counting here on every call.
             await adjustTransactionCount(tx, familyId, null);
-            return { entries: entries.length, entry_tags: data.entry_tags.length, transfers: data.transfers.length };
+            return { entries: entries.length, entry_tags: tagged, transfers: data.transfers.length };
           },
           { timeout: 60_000 },
         ),

@@ -10,13 +10,16 @@ export interface LocalSystem {
   dataDir: string;
 }
 
-/** Read from the same environment and data directory `npm start` uses (run from the same checkout). */
+/**
+ * Read from the same environment and data directory `npm start` uses (run from the same checkout);
+ * FINANCE_URL and INTERNAL_AUTH_SECRET in the environment name another system's finance service.
+ */
 export async function localSystem(env: NodeJS.ProcessEnv = process.env): Promise<LocalSystem> {
   const settings = readSettings(env);
   const secrets = await loadSecrets(settings.dataDir, env);
   return {
     gatewayUrl: internalUrl(settings.gatewayPort),
-    financeUrl: internalUrl(INTERNAL_PORTS.finance),
+    financeUrl: env.FINANCE_URL || internalUrl(INTERNAL_PORTS.finance),
     internalAuthSecret: secrets.INTERNAL_AUTH_SECRET,
     dataDir: settings.dataDir,
   };

@@ -13,7 +13,9 @@ import { loadSecrets } from "./secrets";
 import { internalUrl, localUrl, startApp, waitUntilReady } from "./services";
 import { APP_NAMES, INTERNAL_PORTS, databaseName, readSettings, type AppName, type InternalService } from "./settings";
 
-const STOP_TIMEOUT_MS = 15_000; // the services give themselves 10s to drain before exiting
+const STOP_TIMEOUT_MS = 15_000;
+/** Every app: the first start creates the cluster while the apps already run, so give them time. */
+const APP_ENV = { DATABASE_WAIT_SECONDS: "180" }; // the services give themselves 10s to drain before exiting
 const INTERNAL = Object.keys(INTERNAL_PORTS) as InternalService[];
 
 const children: Child[] = [];
@@ -119,8 +121,17 @@ async function main(options: SupervisorOptions): Promise<void> {
       user: embedded.user,
       password: embedded.password,
     });
-    // Awaited below; a failure meanwhile must not be an unhandled rejection.
-    postgresStarting.catch(() => {});
+    // Known to forceExit as soon as it runs (a second Ctrl-C must not leave it behind), and
+    // watched from then on; awaited below, so a failure meanwhile is not an unhandled rejection.
+    postgresStarting.then(
+      (running) => {
+        postgresRunning = running;
+        void running.exited.then((how) => {
+          if (!stopping) void shutdown(1, `PostgreSQL exited unexpectedly (${how}); see ${logFile}. Stopping everything.`);
+        });
+      },
+      () => {},
+    );
   }
   await options.appsBuilt;
   assertNotStopping();
@@ -130,10 +141,17 @@ async function main(options: SupervisorOptions): Promise<void> {
   // 200 only when it and all four services are ready, so nothing waits in a row.
   const internal = INTERNAL.map((service) => {
     const port = INTERNAL_PORTS[service];
-    const child = launch(service, port, { DATABASE_URL: databaseUrls[service], INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET, HOST: "127.0.0.1" });
+    const child = launch(service, port, {
+      ...APP_ENV,
+      ...(service === "finance" ? { LEDGER_IMPORT: "on" } : {}), // npm run seed:demo writes history through it
+      DATABASE_URL: databaseUrls[service],
+      INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
+      HOST: "127.0.0.1",
+    });
     return waitUntilReady(child, `${internalUrl(port)}/ready`);
   });
   const gateway = launch("gateway", settings.gatewayPort, {
+    ...APP_ENV,
     DATABASE_URL: databaseUrls.gateway,
     INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
     JWT_SECRET: secrets.JWT_SECRET,
@@ -149,11 +167,8 @@ async function main(options: SupervisorOptions): Promise<void> {
   for (const wait of internal) wait.catch(() => {});
   let postgres: RunningPostgres | undefined;
   if (postgresStarting) {
-    postgres = postgresRunning = await postgresStarting;
+    postgres = await postgresStarting;
     say(`PostgreSQL is listening on 127.0.0.1:${settings.pgPort} (log: ${logFile})`);
-    void postgres.exited.then((how) => {
-      if (!stopping) void shutdown(1, `PostgreSQL exited unexpectedly (${how}); see ${logFile}. Stopping everything.`);
-    });
   }
 
   assertNotStopping();

@@ -4,6 +4,7 @@ import { databaseNameOf, quoteIdentifier, redactUrl, withDatabaseName } from "./
 const INVALID_CATALOG_NAME = "3D000"; // database does not exist
 const DUPLICATE_DATABASE = "42P04";
 const UNIQUE_VIOLATION = "23505"; // two concurrent CREATE DATABASE: the loser may get this instead
+const CONNECT_TIMEOUT_MS = 5_000;
 
 function pgCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
@@ -16,7 +17,8 @@ function pgCode(error: unknown): string | undefined {
  */
 export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   const name = databaseNameOf(databaseUrl);
-  const probe = new pg.Client({ connectionString: databaseUrl });
+  // A host that never answers must fail this attempt, not hang it (the caller may retry).
+  const probe = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   try {
     await probe.connect();
     return false;
@@ -26,7 +28,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
     await probe.end().catch(() => {});
   }
 
-  const admin = new pg.Client({ connectionString: withDatabaseName(databaseUrl, "postgres") });
+  const admin = new pg.Client({ connectionString: withDatabaseName(databaseUrl, "postgres"), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   try {
     await admin.connect();
   } catch (error) {

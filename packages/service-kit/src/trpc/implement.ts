@@ -33,7 +33,10 @@ function insert(tree: ProcedureTree, path: string, procedure: unknown): void {
   const segments = path.split(".");
   let node = tree;
   for (const segment of segments.slice(0, -1)) node = (node[segment] ??= {}) as ProcedureTree;
-  node[segments.at(-1) as string] = procedure as ProcedureTree;
+  const leaf = segments.at(-1) as string;
+  // A public route and an internal procedure of one name would silently shadow each other.
+  if (leaf in node) throw new Error(`Two procedures named ${path}`);
+  node[leaf] = procedure as ProcedureTree;
 }
 
 type AnyHandler = (opts: { ctx: ActorContext; input: unknown }) => Promise<unknown>;

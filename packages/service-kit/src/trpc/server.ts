@@ -35,6 +35,8 @@ function toWireError(error: TRPCError): WireAppError {
     return { code: "validation_failed", message: errors.join(", "), details: null, errors };
   }
   if (isDatabaseUnavailable(cause)) return { code: "service_unavailable", message: "The database is unavailable", details: null, errors: null };
+  // The caller sent more than the service's body limit: its fault, not a failure of ours.
+  if (error.code === "PAYLOAD_TOO_LARGE") return { code: "payload_too_large", message: "The request body is too large", details: null, errors: null };
   if (error.code === "UNAUTHORIZED") return { code: "unauthorized", message: error.message, details: null, errors: null };
   return { code: "internal_server_error", message: "An unexpected error occurred", details: null, errors: null };
 }

@@ -3,26 +3,31 @@ import { untilDatabaseAnswers } from "../../src/wait-for-database";
 
 const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
 const quietLog = () => {
-  const lines: string[] = [];
-  return { lines, log: { info: (msg: string) => void lines.push(msg) } as never };
+  const lines: unknown[] = [];
+  return {
+    lines,
+    log: { warn: (fields: object, msg: string) => void lines.push({ ...fields, msg }) } as never,
+    database: "postgresql://app:***@db:5432/app",
+    timeoutMs: 60_000,
+  };
 };
 
 describe("untilDatabaseAnswers", () => {
   it("waits while the database refuses or does not exist yet, then returns the work's result", async () => {
-    const { lines, log } = quietLog();
+    const options = quietLog();
     let calls = 0;
-    const result = await untilDatabaseAnswers(
-      async () => {
-        calls++;
-        if (calls === 1) throw refused();
-        if (calls === 2) throw new Error("database missing", { cause: { code: "3D000" } });
-        return "migrated";
-      },
-      { log },
-    );
+    const result = await untilDatabaseAnswers(async () => {
+      calls++;
+      if (calls === 1) throw refused();
+      if (calls === 2) throw new Error("database missing", { cause: { code: "3D000" } });
+      return "migrated";
+    }, options);
     expect(result).toBe("migrated");
     expect(calls).toBe(3);
-    expect(lines).toEqual(["waiting for the database"]);
+    // Reported once (then every 10 s), naming the database and the reason, never a password.
+    expect(options.lines).toEqual([
+      expect.objectContaining({ msg: "waiting for the database", database: "postgresql://app:***@db:5432/app", reason: "connect ECONNREFUSED 127.0.0.1:5432" }),
+    ]);
   });
 
   it("does not retry any other failure", async () => {
