@@ -2,7 +2,7 @@
 // Embedded PostgreSQL (unless every <APP>_DATABASE_URL is set), generated secrets kept in the
 // data directory, the four internal services, then the gateway; Ctrl-C stops them in reverse.
 import path from "node:path";
-import { ensureDatabase } from "@hearth/service-kit/migrations";
+import { ensureDatabase, redactUrl } from "@hearth/service-kit/migrations";
 import { publicUrl, printBanner } from "./banner";
 import type { Child } from "./child";
 import { prepareDataDir } from "./data-dir";
@@ -66,16 +66,6 @@ function launch(app: AppName, port: number, env: Record<string, string>): Child 
     if (!stopping) void shutdown(1, `${app} exited unexpectedly (${how}); stopping everything.`);
   });
   return child;
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(invalid URL)";
-  }
 }
 
 /** Two of ours on one port would pass the free-port check and then fight over it. */
@@ -178,7 +168,7 @@ async function main(options: SupervisorOptions): Promise<void> {
       try {
         if (await ensureDatabase(url)) say(`Created database ${decodeURIComponent(new URL(url).pathname.slice(1))}`);
       } catch (error) {
-        throw new StartError(`Cannot reach or create the ${app} database at ${redact(url)}: ${(error as Error).message}`);
+        throw new StartError(`Cannot reach or create the ${app} database at ${redactUrl(url)}: ${(error as Error).message}`);
       }
     }),
   );

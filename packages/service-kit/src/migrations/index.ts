@@ -4,3 +4,4 @@ export { checkDrift, type CheckDriftOptions, type CheckDriftResult } from "./che
 export { ensureDatabase } from "./ensure-database";
 export { diffSchemas, type DiffSchemasOptions } from "./diff";
 export { appLayout, type AppLayout } from "./app-layout";
+export { redactUrl } from "./database-url";
