@@ -114,12 +114,13 @@ try {
   const random = randomSource(7);
   const ledger = emptyLedger();
   const benchAccount = { id: account.id, type: "depository" as const, currency: "USD" };
+  const dayOf = (offset: number) => new Date(Date.UTC(2016, 0, 2) + offset * 86_400_000).toISOString().slice(0, 10);
   for (let i = 0; i < 100_000; i++) {
-    const day = new Date(Date.UTC(2016, 0, 2) + random.int(0, 3650) * 86_400_000).toISOString().slice(0, 10);
+    // 200 valuations 18 days apart (one per account and day, as everywhere), transactions on any day.
     ledger.entries.push(
       i % 500 === 0
-        ? valuationEntry(benchAccount, day, "Bench entry", BigInt(random.int(100_000, 900_000)))
-        : transactionEntry(benchAccount, day, "Bench entry", BigInt(random.int(-50_000, 50_000))),
+        ? valuationEntry(benchAccount, dayOf((i / 500) * 18), "Bench entry", BigInt(random.int(100_000, 900_000)))
+        : transactionEntry(benchAccount, dayOf(random.int(0, 3650)), "Bench entry", BigInt(random.int(-50_000, 50_000))),
     );
   }
   await writeLedger(finance, family.actor, ledger);
