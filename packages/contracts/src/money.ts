@@ -42,20 +42,39 @@ export function moneyOf<N extends string>(name: N, cents: number, currency: stri
   return { [name]: formatMoney(cents, currency, locale), [`${name}_cents`]: cents } as z.infer<ReturnType<typeof moneyPair<N>>>;
 }
 
+/** Longest amount text read: 13 whole digits (10^12 minor units) and room for trailing zeros. */
+const MAX_AMOUNT_TEXT = 40;
+/** Bounded counts keep every later step on the text linear in a short string. */
+const AMOUNT_TEXT = /^[+-]?\d{1,13}(\.\d{1,20})?$/;
+
+/** `text` without the trailing runs of `char`, in one pass (a regex like /0+$/ is quadratic on long runs). */
+export function trimTrailing(text: string, char: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === char) end--;
+  return text.slice(0, end);
+}
+
 /**
  * An amount as clients send it: a JSON number (Sure's clients) or a decimal string. It stays
  * text until `centsOf` reads its digits, so 0.1 + 0.2 never happens to a cent.
  */
 export const AmountInputSchema = z
-  .union([z.number().finite(), z.string().trim()])
+  .union([
+    z.number().finite(),
+    z
+      .string()
+      .max(MAX_AMOUNT_TEXT, { message: `Amount must be at most ${MAX_AMOUNT_TEXT} characters` })
+      .trim(),
+  ])
   .transform((value) => (typeof value === "number" ? numberText(value) : value))
-  .refine((text) => /^[+-]?\d+(\.\d+)?$/.test(text), { message: "Amount must be a number like 12.34" });
+  .refine((text) => AMOUNT_TEXT.test(text), { message: "Amount must be a number like 12.34, with at most 13 digits before the point and 20 after" });
 
 /** A JS number as plain decimal text (no exponent): 1e-7 → "0.0000001". */
 function numberText(value: number): string {
   const text = String(value);
   if (!/e/i.test(text)) return text;
-  return value.toFixed(20).replace(/\.?0+$/, "");
+  const trimmed = trimTrailing(value.toFixed(20), "0");
+  return trimmed.endsWith(".") ? trimmed.slice(0, -1) : trimmed;
 }
 
 /** The largest amount one entry may carry, in minor units (a thousand times below 2^53). */
@@ -70,7 +89,7 @@ export function centsOf(text: string, currency: string): bigint {
   if (!match) throw new RangeError(`"${text}" is not a decimal amount`);
   const [, sign, whole, fraction = ""] = match;
   const digits = minorUnitDigits(currency);
-  const trimmed = fraction.replace(/0+$/, "");
+  const trimmed = trimTrailing(fraction, "0");
   if (trimmed.length > digits) throw new RangeError(`${currency} amounts have at most ${digits} decimal places`);
   const cents = BigInt(whole! + trimmed.padEnd(digits, "0"));
   // Sums of amounts must stay exact JavaScript numbers on the wire (below 2^53).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CurrencyCodeSchema, decimalOf, formatMoney, minorUnitDigits, moneyOf, moneyPair } from "../src";
+import { AmountInputSchema, CurrencyCodeSchema, centsOf, decimalOf, formatMoney, minorUnitDigits, moneyOf, moneyPair, trimTrailing } from "../src";
 
 describe("money", () => {
   it("knows each currency's minor unit", () => {
@@ -39,5 +39,31 @@ describe("money", () => {
     expect(CurrencyCodeSchema.safeParse("USD").success).toBe(true);
     expect(CurrencyCodeSchema.safeParse("usd").success).toBe(false);
     expect(CurrencyCodeSchema.safeParse("ZZZ").success).toBe(false);
+  });
+});
+
+describe("amount input (issue 10, item 2: no unbounded text reaches the digit parsing)", () => {
+  it("refuses an amount text longer than 40 characters or with more digits than an amount can have", () => {
+    expect(AmountInputSchema.safeParse(`1.${"0".repeat(500_000)}1`).success).toBe(false);
+    expect(AmountInputSchema.safeParse("1".repeat(41)).success).toBe(false);
+    expect(AmountInputSchema.safeParse("12345678901234").success).toBe(false);
+    expect(AmountInputSchema.safeParse(`1.${"0".repeat(21)}`).success).toBe(false);
+    expect(AmountInputSchema.safeParse(1e300).success).toBe(false);
+  });
+
+  it("still reads ordinary amounts, numbers and trailing zeros exactly", () => {
+    expect(AmountInputSchema.parse(" 12.50 ")).toBe("12.50");
+    expect(AmountInputSchema.parse(1e-7)).toBe("0.0000001");
+    expect(AmountInputSchema.parse(0.1 + 0.2)).toBe("0.30000000000000004");
+    expect(centsOf("12.3000", "USD")).toBe(1230n);
+    expect(centsOf("-0.10", "USD")).toBe(-10n);
+    expect(() => centsOf("0.001", "USD")).toThrow("at most 2 decimal places");
+  });
+
+  it("trims trailing characters in one pass", () => {
+    expect(trimTrailing("https://issuer.example///", "/")).toBe("https://issuer.example");
+    expect(trimTrailing("////", "/")).toBe("");
+    expect(trimTrailing("1.2300", "0")).toBe("1.23");
+    expect(trimTrailing("/".repeat(1_000_000) + "x", "/")).toHaveLength(1_000_001);
   });
 });

@@ -1,3 +1,4 @@
+import { trimTrailing } from "@hearth/contracts";
 import { createHash } from "node:crypto";
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { z } from "zod";
@@ -42,7 +43,7 @@ export function pkceChallenge(verifier: string): string {
   return createHash("sha256").update(verifier).digest("base64url");
 }
 
-const normalise = (issuer: string) => issuer.replace(/\/+$/, "");
+const normalise = (issuer: string) => trimTrailing(issuer, "/");
 
 /**
  * Checks an ID token (OpenID Connect Core 3.1.3.7): signature against the provider's keys,
