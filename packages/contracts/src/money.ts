@@ -67,7 +67,8 @@ export const AmountInputSchema = z
       .trim(),
   ])
   .transform((value) => (typeof value === "number" ? numberText(value) : value))
-  .refine((text) => AMOUNT_TEXT.test(text), { message: "Amount must be a number like 12.34, with at most 13 digits before the point and 20 after" });
+  .refine((text) => /^[+-]?\d+(\.\d+)?$/.test(text), { message: "Amount must be a number like 12.34" })
+  .refine((text) => AMOUNT_TEXT.test(text), { message: "Amount has at most 13 digits before the point and 20 after" });
 
 /** A JS number as plain decimal text (no exponent): 1e-7 → "0.0000001". */
 function numberText(value: number): string {

@@ -49,6 +49,11 @@ describe("amount input (issue 10, item 2: no unbounded text reaches the digit pa
     expect(AmountInputSchema.safeParse("12345678901234").success).toBe(false);
     expect(AmountInputSchema.safeParse(`1.${"0".repeat(21)}`).success).toBe(false);
     expect(AmountInputSchema.safeParse(1e300).success).toBe(false);
+    // Malformed text keeps its old message; only the new bounds have their own.
+    expect(AmountInputSchema.safeParse("abc").error?.issues[0]?.message).toBe("Amount must be a number like 12.34");
+    expect(AmountInputSchema.safeParse("12345678901234").error?.issues.map((i) => i.message)).toEqual([
+      "Amount has at most 13 digits before the point and 20 after",
+    ]);
   });
 
   it("still reads ordinary amounts, numbers and trailing zeros exactly", () => {

@@ -67,7 +67,8 @@ export async function assertTransferSides(tx: FinanceTx, familyId: string, trans
   const sides = transfers.flatMap((t) => [t.outflow_entry_id, t.inflow_entry_id]);
   if (new Set(sides).size !== sides.length) throw AppError.validation(["An entry can be part of one transfer only"]);
   const [taken] = await tx.$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM transfers WHERE inflow_entry_id = ANY(${sides}::uuid[]) OR outflow_entry_id = ANY(${sides}::uuid[])`;
+    SELECT count(*) AS n FROM transfers
+     WHERE family_id = ${familyId}::uuid AND (inflow_entry_id = ANY(${sides}::uuid[]) OR outflow_entry_id = ANY(${sides}::uuid[]))`;
   if (Number(taken?.n ?? 0) > 0) throw AppError.validation(["An entry can be part of one transfer only"]);
   const [valid] = await tx.$queryRaw<{ n: bigint }[]>`
     SELECT count(*) AS n
