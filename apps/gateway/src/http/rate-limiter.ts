@@ -32,6 +32,8 @@ interface BucketState {
   known: number;
   /** Requests admitted here since then, not yet added to the shared count. */
   pending: number;
+  /** Requests a flush took from `pending` whose write is still under way: counted, not yet known. */
+  inFlight: number;
   /** This instance's writes of the bucket to PostgreSQL still under way, if any. */
   writing: Promise<void> | undefined;
 }
@@ -63,9 +65,16 @@ export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
       }
       const pending = state.pending;
       state.pending = 0;
+      state.inFlight += pending;
       const added = add(bucket, state.windowStart, pending).then(
-        (hits) => void (state.known = hits),
-        () => void (state.pending += pending), // retried at the next flush
+        (hits) => {
+          state.known = hits;
+          state.inFlight -= pending;
+        },
+        () => {
+          state.inFlight -= pending;
+          state.pending += pending; // retried at the next flush
+        },
       );
       // Chained onto any earlier write still under way, so usage() can wait for all of them.
       const write: Promise<void> = Promise.all([state.writing, added]).then(() => {
@@ -100,10 +109,11 @@ export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
       const windowStart = Math.floor(at / windowMs) * windowMs;
       let state = buckets.get(bucket);
       if (!state || state.windowStart !== windowStart) {
-        state = { windowStart, known: 0, pending: 0, writing: undefined };
+        state = { windowStart, known: 0, pending: 0, inFlight: 0, writing: undefined };
         buckets.set(bucket, state);
       }
-      let current = state.known + state.pending + 1;
+      // Requests a flush is writing right now count too, or this answer would show fewer than admitted.
+      let current = state.known + state.inFlight + state.pending + 1;
       if (state.known === 0 || current >= options.limit - margin) {
         const pending = state.pending + 1;
         state.pending = 0;
