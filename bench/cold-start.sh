@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `bash bench/cold-start.sh [runs] [checkout]`: seconds from `npm start` to the first 200 of
-# GET /ready with a fresh data directory each run (PostgreSQL creates its cluster, every
+# `bash bench/cold-start.sh [runs] [checkout]`: seconds from `npm start` to
+# its "Hearth is running" line (all services and the gateway ready) with a fresh data directory each run (PostgreSQL creates its cluster, every
 # migration is applied). Run two checkouts alternately to compare them in the same conditions.
 set -uo pipefail
 runs=${1:-5}
@@ -16,7 +16,8 @@ for ((i = 1; i <= runs; i++)); do
   # Its own process group, so stopping it is a terminal's Ctrl-C: SIGINT to npm and everything under it.
   (cd "$checkout" && HEARTH_DATA_DIR="$data/data" PORT=$port exec setsid npm start >"$data/start.log" 2>&1) &
   supervisor=$!
-  until [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/ready") == 200 ]]; do
+  # Printed once every service and the gateway answered /ready (the gateway's /ready alone is only its own).
+  until grep -q "Hearth is running at" "$data/start.log" 2>/dev/null; do
     if ! kill -0 "$supervisor" 2>/dev/null; then echo "npm start exited; see $data/start.log" >&2; exit 1; fi
     sleep 0.1
   done

@@ -9,6 +9,7 @@
  * ${VAR:-default} takes its default, as on a machine without a .env file; with --env this process's
  * environment is used instead, as `docker compose` would. Exits 1 listing every problem.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,7 @@ import { ChatEnvSchema } from "@hearth/chat/config";
 import { FinanceEnvSchema } from "@hearth/finance/config";
 import { GatewayEnvSchema } from "@hearth/gateway/config";
 import { NotificationsEnvSchema } from "@hearth/notifications/config";
+import { ConfigError, loadConfig } from "@hearth/service-kit";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVICE_DOCKERFILE = path.join(ROOT, "infra/docker/Dockerfile");
@@ -138,6 +140,8 @@ function substitute(expression: string, at: string): string {
   if (operator.endsWith("-")) return missing ? interpolate(word, at) : (value ?? "");
   if (operator.endsWith("+")) return missing ? "" : interpolate(word, at);
   if (operator.endsWith("?")) {
+    // A required secret: without --env (no .env here) check the file with a random-looking stand-in.
+    if (missing && !args.env) return createHash("sha256").update(name).digest("hex");
     if (missing) reportOnce(`${name} must be set${word ? ` (${interpolate(word, at)})` : ""}`);
     return value ?? "";
   }
@@ -289,6 +293,15 @@ for (const [name, service] of Object.entries(services)) {
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? "");
       if (key in given) problem(envAt(key), `${name}: ${key}=${JSON.stringify(given[key])} is rejected by ${known.name}: ${issue.message}`);
+    }
+  }
+  if (parsed.success) {
+    // What a service checks only at start: in production, no published default or placeholder secret.
+    try {
+      loadConfig(known.schema as unknown as Parameters<typeof loadConfig>[0], given);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      for (const message of error.problems) problem(envAt(message.split(":")[0]), `${name}: ${message}`);
     }
   }
   apps.push({ service: name, app, env, config: parsed.success ? parsed.data : null });

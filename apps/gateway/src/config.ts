@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { BaseServiceEnvSchema, PortSchema } from "@hearth/service-kit";
+import { BaseServiceEnvSchema, PortSchema, secretSchema } from "@hearth/service-kit";
 
 /** Where a service listens: an http(s) URL (a bare `host:port` would parse as a URL scheme). */
 const ServiceUrlSchema = z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" });
 
-const Secret32 = z.string().min(32, { message: "must be at least 32 characters" });
 const KeyIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { message: "must be 1 to 64 letters, digits, '.', '_' or '-'" });
 const PreviousKeysSchema = z
   .string()
@@ -15,19 +14,19 @@ const PreviousKeysSchema = z
       .filter(Boolean)
       .map((entry) => ({ kid: entry.slice(0, Math.max(entry.indexOf(":"), 0)), secret: entry.slice(entry.indexOf(":") + 1) })),
   )
-  .pipe(z.array(z.object({ kid: KeyIdSchema, secret: Secret32 })))
+  .pipe(z.array(z.object({ kid: KeyIdSchema, secret: z.string().min(32, { message: "must be at least 32 characters" }) })))
   .refine((keys) => new Set(keys.map((key) => key.kid)).size === keys.length, { message: "key ids must be distinct" });
 
 export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   PORT: PortSchema.default(3000),
   HOST: z.string().default("0.0.0.0"),
   /** Signs access tokens; named by JWT_KEY_ID in each token's `kid` header. */
-  JWT_SECRET: Secret32,
+  JWT_SECRET: secretSchema(),
   JWT_KEY_ID: KeyIdSchema.default("primary"),
   /** Retired keys that still verify the tokens they signed: `kid:secret,kid:secret`. */
   JWT_PREVIOUS_KEYS: PreviousKeysSchema.default([]),
   /** Seals secrets kept at rest (TOTP seeds, SSO client secrets). Changing it makes them unreadable. */
-  SECRETS_ENCRYPTION_KEY: Secret32,
+  SECRETS_ENCRYPTION_KEY: secretSchema(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   /** A session unused this long expires (auth.session.expired); 30 days unless set. */
   SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(2_592_000),

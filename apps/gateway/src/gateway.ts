@@ -5,6 +5,8 @@ import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
 import { createRateLimiter } from "./http/rate-limiter";
 import { createGatewayApp } from "./http/app";
+import { createDependencyStatus } from "./health/dependency-status";
+import { createGatewayReadiness } from "./health/gateway-readiness";
 import { createIdentity } from "./identity/identity";
 
 const SERVICE_URL_KEYS: Record<ServiceName, "FINANCE_URL" | "CHAT_URL" | "NOTIFICATIONS_URL" | "AUDIT_URL"> = {
@@ -34,19 +36,10 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
   const { local, authenticate, sessionExpiry } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
 
-  async function readiness(): Promise<Record<string, boolean>> {
-    const checks: [string, Promise<unknown>][] = [
-      ["gateway-db", db.$queryRaw`SELECT 1`],
-      ...SERVICE_NAMES.map((service): [string, Promise<unknown>] => [
-        service,
-        fetch(`${config[SERVICE_URL_KEYS[service]]}/ready`, { signal: AbortSignal.timeout(2000) }).then((res) => {
-          if (!res.ok) throw new Error(`${service} not ready`);
-        }),
-      ]),
-    ];
-    const results = await Promise.allSettled(checks.map(([, check]) => check));
-    return Object.fromEntries(checks.map(([name], i) => [name, results[i]?.status === "fulfilled"]));
-  }
+  const readiness = createGatewayReadiness({ pingDatabase: () => db.$queryRaw`SELECT 1` });
+  const dependencies = createDependencyStatus({
+    urls: Object.fromEntries(SERVICE_NAMES.map((service) => [service, config[SERVICE_URL_KEYS[service]]])) as Record<ServiceName, string>,
+  });
 
   const app = createGatewayApp({
     log,
@@ -57,12 +50,15 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     services,
     rateLimiter,
     readiness,
+    dependencies,
   });
   return {
     app,
     relay: events.relay,
     publisherName: events.publisherName,
     sessionExpiry,
+    /** SIGTERM's first step: /ready turns 503 "draining" while requests are still served. */
+    drain: () => readiness.drain(),
     start: async () => {
       await events.relay.start();
       sessionExpiry.start();

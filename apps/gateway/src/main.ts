@@ -11,6 +11,6 @@ await runService({
   createDb: createIdentityDb,
   createParts: async ({ config, db, log }) => {
     const gateway = await createGateway({ config, db, log });
-    return { server: createServer(gateway.app), start: gateway.start, stop: gateway.stop };
+    return { server: createServer(gateway.app), start: gateway.start, stop: gateway.stop, drain: gateway.drain };
   },
 });

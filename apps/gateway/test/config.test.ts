@@ -3,6 +3,12 @@ import { ConfigError, loadConfig } from "@hearth/service-kit";
 import { GatewayEnvSchema } from "../src/config";
 
 const JWT_SECRET = "j".repeat(40);
+// Random-looking values, as production needs (the repeated-letter ones above pass only outside production).
+const STRONG = {
+  INTERNAL_AUTH_SECRET: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  JWT_SECRET: "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752",
+  SECRETS_ENCRYPTION_KEY: "fd61a03af4f77d870fc21e05e7e80678095c92d808cfb3b5c279ee04c74aca13",
+};
 const VALID_ENV = {
   DATABASE_URL: "postgresql://hearth@127.0.0.1:5432/gateway",
   INTERNAL_AUTH_SECRET: "i".repeat(40),
@@ -54,6 +60,30 @@ describe("gateway config", () => {
   it("refuses a short JWT_SECRET without echoing it", () => {
     const problems = problemsOf({ ...VALID_ENV, JWT_SECRET: "short-secret" });
     expect(problems).toEqual(["JWT_SECRET: must be at least 32 characters"]);
+  });
+
+  it("in production, refuses to start on a known default or placeholder secret, naming each variable and never the value", () => {
+    const compose = {
+      INTERNAL_AUTH_SECRET: "dev-only-internal-auth-secret-change-me-0000",
+      JWT_SECRET: "dev-only-jwt-secret-change-me-0000000000000",
+      SECRETS_ENCRYPTION_KEY: "dev-only-secrets-key-change-me-000000000000",
+    };
+    const problems = problemsOf({ ...VALID_ENV, ...compose, NODE_ENV: "production" });
+    expect(problems.map((problem) => problem.split(":")[0])).toEqual(["INTERNAL_AUTH_SECRET", "JWT_SECRET", "SECRETS_ENCRYPTION_KEY"]);
+    expect(problems[0]).toContain("is a published development default");
+    for (const value of Object.values(compose)) expect(problems.join("\n")).not.toContain(value);
+    // The same values still run a development machine.
+    expect(loadConfig(GatewayEnvSchema, { ...VALID_ENV, ...compose }).JWT_SECRET).toBe(compose.JWT_SECRET);
+  });
+
+  it("in production, refuses placeholders and repeated characters, and accepts random secrets", () => {
+    expect(problemsOf({ ...VALID_ENV, ...STRONG, NODE_ENV: "production", JWT_SECRET: "please-change-me-before-going-live-0123456789" })).toEqual([
+      expect.stringMatching(/^JWT_SECRET: looks like a placeholder \(contains "change-me"\)/),
+    ]);
+    expect(problemsOf({ ...VALID_ENV, ...STRONG, NODE_ENV: "production", SECRETS_ENCRYPTION_KEY: "s".repeat(40) })).toEqual([
+      expect.stringMatching(/^SECRETS_ENCRYPTION_KEY: has fewer than 10 distinct characters/),
+    ]);
+    expect(loadConfig(GatewayEnvSchema, { ...VALID_ENV, ...STRONG, NODE_ENV: "production" }).NODE_ENV).toBe("production");
   });
 
   it("needs the URL of every service", () => {

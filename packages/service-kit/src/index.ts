@@ -1,4 +1,5 @@
-export { loadConfig, ConfigError, BaseServiceEnvSchema, PortSchema, kafkaBrokersOf, serviceEnvSchema } from "./config";
+export { kafkaSecurityOf, type KafkaSecurity } from "./kafka-security";
+export { loadConfig, ConfigError, BaseServiceEnvSchema, PortSchema, kafkaBrokersOf, serviceEnvSchema, secretSchema, weakSecretReason } from "./config";
 export { createLogger, REDACTED_PATHS, type LogDestination, type Logger } from "./logger";
 export { createInternalSigner, createInternalVerifier, INTERNAL_AUTH_HEADER } from "./internal-auth";
 export { createPrismaClient } from "./prisma";

@@ -16,6 +16,8 @@ export interface ServiceParts {
   /** Background work (consumers, relays) started after the server listens. */
   start?: () => Promise<void>;
   stop?: () => Promise<void>;
+  /** First step of a graceful shutdown: report not-ready while still serving (see SHUTDOWN_DRAIN_SECONDS). */
+  drain?: () => void;
 }
 
 export interface RunServiceOptions<C extends BaseConfig, D extends { $disconnect(): Promise<void> }> {
@@ -53,6 +55,13 @@ export async function runService<C extends BaseConfig, D extends { $disconnect()
   const running = await listen(parts.server, config.PORT, config.HOST);
   await parts.start?.();
   log.info({ url: running.url }, `${options.service} service listening`);
-  // Closed in reverse: stop accepting requests, stop background work, then the database, then telemetry.
-  onShutdown(log, [telemetry.shutdown, () => db.$disconnect(), async () => parts.stop?.(), running.close]);
+  // Closed in reverse: drain (not ready, still serving, so a load balancer stops sending first), stop accepting
+  // requests, stop background work, then the database, then telemetry.
+  const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
+  const drain = async () => {
+    parts.drain?.();
+    if (drainMs > 0) log.info({ drain_ms: drainMs }, "draining before closing");
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+  };
+  onShutdown(log, [telemetry.shutdown, () => db.$disconnect(), async () => parts.stop?.(), running.close, drain], 10_000 + drainMs);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
+import { apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
 
 let system: TestSystem;
 let api: ApiClient;
@@ -12,20 +12,36 @@ beforeAll(async () => {
 afterAll(async () => system?.stop());
 
 describe("gateway basics", () => {
-  it("answers /health and /ready with every service and database up", async () => {
+  it("answers /health, /ready (its own database) and /health/dependencies with everything up", async () => {
     expect((await api.get("/health")).status).toBe(200);
     const ready = await api.get("/ready");
     expect(ready.status).toBe(200);
-    expect(ready.body.checks).toEqual({ "gateway-db": true, finance: true, chat: true, notifications: true, audit: true });
+    expect(ready.body).toEqual({ status: "ready", checks: { database: true } });
+    const dependencies = await api.get("/health/dependencies");
+    expect(dependencies.status).toBe(200);
+    expect(dependencies.body.status).toBe("ok");
+    for (const service of ["finance", "chat", "notifications", "audit"]) {
+      expect(dependencies.body.dependencies[service]).toEqual({ status: "up", latency_ms: expect.any(Number) });
+    }
   });
 
-  it("reports not ready, naming the service, when one is down", async () => {
+  it("stays ready when one service is down (it would take the whole API out of a load balancer), and reports that service", async () => {
     await system.services.chat.stop();
     try {
       const ready = await api.get("/ready");
-      expect(ready.status).toBe(503);
-      expect(ready.body.checks.chat).toBe(false);
-      expect(ready.body.checks.finance).toBe(true);
+      expect(ready.status).toBe(200);
+      // The report is cached for a few seconds, however often it is asked: wait for the next probe.
+      const dependencies = await eventually(
+        async () => {
+          const res = await api.get("/health/dependencies");
+          if (res.body.status !== "degraded") throw new Error("not degraded yet");
+          return res;
+        },
+        { timeoutMs: 15_000 },
+      );
+      expect(dependencies.status).toBe(200);
+      expect(dependencies.body.dependencies.chat.status).toBe("down");
+      expect(dependencies.body.dependencies.finance.status).toBe("up");
     } finally {
       await system.services.chat.start();
     }
@@ -101,5 +117,15 @@ describe("gateway basics", () => {
     const page = await fetch(`${system.url}/api/docs`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("swagger");
+  });
+
+  // Last: the gateway stays draining until the file's system stops.
+  it("answers /ready 503 draining once shutdown begins, while it still serves requests", async () => {
+    system.gateway.drain();
+    const ready = await api.get("/ready");
+    expect(ready.status).toBe(503);
+    expect(ready.body.status).toBe("draining");
+    expect((await api.get("/health")).status).toBe(200);
+    expect((await api.get("/api/v1/nothing-here")).status).toBe(404);
   });
 });

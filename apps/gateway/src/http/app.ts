@@ -2,6 +2,8 @@ import express, { type Express } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "@hearth/service-kit";
+import type { DependencyStatus } from "../health/dependency-status";
+import type { GatewayReadinessCheck } from "../health/gateway-readiness";
 import { errorHandler, notFound } from "./errors";
 import { jsonOnly } from "./json-only";
 import { requestId } from "./request-id";
@@ -13,8 +15,10 @@ export interface GatewayAppDeps extends RouteBindingDeps {
   log: Logger;
   bodyLimit: string;
   trustProxy: number;
-  /** Per dependency: true when reachable. */
-  readiness: () => Promise<Record<string, boolean>>;
+  /** The gateway's own readiness (its database; draining on SIGTERM). */
+  readiness: GatewayReadinessCheck;
+  /** Each internal service's readiness, for operators. */
+  dependencies: DependencyStatus;
 }
 
 /** The public HTTP face of Hearth: JSON only, every /api/v1 route from the contracts' table. */
@@ -47,9 +51,12 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     res.json({ status: "ok" });
   });
   app.get("/ready", async (_req, res) => {
-    const checks = await deps.readiness();
-    const ready = Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks });
+    const readiness = await deps.readiness.check();
+    res.status(readiness.ready ? 200 : 503).json(readiness.body);
+  });
+  // Always 200 when the gateway answers: a service being down is reported, not a gateway failure.
+  app.get("/health/dependencies", async (_req, res) => {
+    res.json(await deps.dependencies());
   });
   mountDocs(app);
 

@@ -1,6 +1,7 @@
 import { loadSecrets } from "./secrets";
 import { internalUrl } from "./services";
-import { INTERNAL_PORTS, readSettings } from "./settings";
+import { readRunFile } from "./run-file";
+import { DEFAULT_INTERNAL_PORTS, readSettings } from "./settings";
 
 /** Where the system `npm start` runs on this machine listens, and the secret its services share. */
 export interface LocalSystem {
@@ -17,9 +18,10 @@ export interface LocalSystem {
 export async function localSystem(env: NodeJS.ProcessEnv = process.env): Promise<LocalSystem> {
   const settings = readSettings(env);
   const secrets = await loadSecrets(settings.dataDir, env);
+  const ran = await readRunFile(settings.dataDir);
   return {
-    gatewayUrl: internalUrl(settings.gatewayPort),
-    financeUrl: env.FINANCE_URL || internalUrl(INTERNAL_PORTS.finance),
+    gatewayUrl: internalUrl(env.PORT ? settings.gatewayPort : (ran?.gateway ?? settings.gatewayPort)),
+    financeUrl: env.FINANCE_URL || internalUrl(ran?.finance ?? DEFAULT_INTERNAL_PORTS.finance),
     internalAuthSecret: secrets.INTERNAL_AUTH_SECRET,
     dataDir: settings.dataDir,
   };

@@ -8,15 +8,15 @@ import type { Child } from "./child";
 import { prepareDataDir } from "./data-dir";
 import { embeddedPostgresUrl, startEmbeddedPostgres, type RunningPostgres } from "../embedded-postgres/server";
 import { StartError, describeError, say, warn } from "./log";
-import { assertPortFree } from "./ports";
+import { assertPortFree, choosePort } from "./ports";
+import { writeRunFile } from "./run-file";
 import { loadSecrets } from "./secrets";
 import { internalUrl, localUrl, startApp, waitUntilReady } from "./services";
-import { APP_NAMES, INTERNAL_PORTS, databaseName, readSettings, type AppName, type InternalService } from "./settings";
+import { APP_NAMES, INTERNAL_SERVICES, databaseName, readSettings, type AppName, type InternalService, type Settings } from "./settings";
 
 const STOP_TIMEOUT_MS = 15_000;
 /** Every app: the first start creates the cluster while the apps already run, so give them time. */
 const APP_ENV = { DATABASE_WAIT_SECONDS: "180" }; // the services give themselves 10s to drain before exiting
-const INTERNAL = Object.keys(INTERNAL_PORTS) as InternalService[];
 
 const children: Child[] = [];
 let postgresStarting: Promise<RunningPostgres> | undefined;
@@ -68,17 +68,33 @@ function launch(app: AppName, port: number, env: Record<string, string>): Child 
   return child;
 }
 
-/** Two of ours on one port would pass the free-port check and then fight over it. */
+/** Two of ours configured on one port would pass the free-port check and then fight over it. */
 function assertDistinctPorts(ports: Record<string, number>): void {
   const owners = new Map<number, string>();
   for (const [what, port] of Object.entries(ports)) {
     const other = owners.get(port);
-    if (other)
-      throw new StartError(
-        `${other} and ${what} would both use port ${port}; set PORT or HEARTH_PG_PORT to another port (the services use ${Object.values(INTERNAL_PORTS).join(", ")}).`,
-      );
+    if (other) throw new StartError(`${other} and ${what} would both use port ${port}; set one of them to another port.`);
     owners.set(port, what);
   }
+}
+
+/** The ports of this start: configured ones as given (they must be free), the others the defaults or, when taken, free ones. */
+async function choosePorts(settings: Settings, embeddedPostgres: boolean) {
+  const configured: Record<string, number> = { gateway: settings.gatewayPort };
+  if (embeddedPostgres && settings.pgPort.configured) configured["embedded PostgreSQL"] = settings.pgPort.port;
+  for (const service of INTERNAL_SERVICES) if (settings.internalPorts[service].configured) configured[service] = settings.internalPorts[service].port;
+  assertDistinctPorts(configured);
+  await assertPortFree(settings.gatewayPort, settings.gatewayHost, "gateway");
+  const taken = new Set(Object.values(configured));
+  const pick = async (choice: { port: number; configured: boolean }, what: string) => {
+    const port = await choosePort(choice, "127.0.0.1", what, taken);
+    taken.add(port);
+    return port;
+  };
+  const pgPort = embeddedPostgres ? await pick(settings.pgPort, "embedded PostgreSQL") : settings.pgPort.port;
+  const internal = {} as Record<InternalService, number>;
+  for (const service of INTERNAL_SERVICES) internal[service] = await pick(settings.internalPorts[service], service);
+  return { pgPort, internal };
 }
 
 export interface SupervisorOptions {
@@ -89,15 +105,15 @@ export interface SupervisorOptions {
 async function main(options: SupervisorOptions): Promise<void> {
   const settings = readSettings();
   const embeddedApps = APP_NAMES.filter((app) => !settings.externalDatabaseUrls[app]);
-  assertDistinctPorts({ ...INTERNAL_PORTS, gateway: settings.gatewayPort, ...(embeddedApps.length > 0 ? { "embedded PostgreSQL": settings.pgPort } : {}) });
   await prepareDataDir(settings.dataDir);
-  const secrets = await loadSecrets(settings.dataDir);
+  const secrets = await loadSecrets(settings.dataDir, process.env, warn);
   say(`Data directory: ${settings.dataDir}${settings.dataDirIsDefault ? " (set HEARTH_DATA_DIR to change it)" : ""}`);
 
-  for (const service of INTERNAL) await assertPortFree(INTERNAL_PORTS[service], "127.0.0.1", service);
-  await assertPortFree(settings.gatewayPort, settings.gatewayHost, "gateway");
+  const ports = await choosePorts(settings, embeddedApps.length > 0);
+  // Where this start listens, for `npm run seed:demo` and other tools run beside it.
+  await writeRunFile(settings.dataDir, { gateway: settings.gatewayPort, ...ports.internal });
 
-  const embedded = { user: "hearth", password: secrets.POSTGRES_PASSWORD, port: settings.pgPort };
+  const embedded = { user: "hearth", password: secrets.POSTGRES_PASSWORD, port: ports.pgPort };
   const databaseUrls = {} as Record<AppName, string>;
   for (const app of APP_NAMES) databaseUrls[app] = settings.externalDatabaseUrls[app] ?? embeddedPostgresUrl(embedded, databaseName(app));
 
@@ -107,7 +123,7 @@ async function main(options: SupervisorOptions): Promise<void> {
     postgresStarting = startEmbeddedPostgres({
       clusterDir: path.join(settings.dataDir, "postgres"),
       logFile,
-      port: settings.pgPort,
+      port: ports.pgPort,
       user: embedded.user,
       password: embedded.password,
     });
@@ -127,10 +143,10 @@ async function main(options: SupervisorOptions): Promise<void> {
   assertNotStopping();
 
   // Every app starts at once, without waiting for PostgreSQL: loading its code overlaps the
-  // database's start (each waits for its database, then applies its own migrations). The gateway's /ready answers
-  // 200 only when it and all four services are ready, so nothing waits in a row.
-  const internal = INTERNAL.map((service) => {
-    const port = INTERNAL_PORTS[service];
+  // database's start (each waits for its database, then applies its own migrations). Each one's /ready is
+  // awaited together (the gateway's is only its own), so nothing waits in a row.
+  const internal = INTERNAL_SERVICES.map((service) => {
+    const port = ports.internal[service];
     const child = launch(service, port, {
       ...APP_ENV,
       ...(service === "finance" ? { LEDGER_IMPORT: "on" } : {}), // npm run seed:demo writes history through it
@@ -147,10 +163,10 @@ async function main(options: SupervisorOptions): Promise<void> {
     JWT_SECRET: secrets.JWT_SECRET,
     SECRETS_ENCRYPTION_KEY: secrets.SECRETS_ENCRYPTION_KEY,
     HOST: settings.gatewayHost,
-    FINANCE_URL: internalUrl(INTERNAL_PORTS.finance),
-    CHAT_URL: internalUrl(INTERNAL_PORTS.chat),
-    NOTIFICATIONS_URL: internalUrl(INTERNAL_PORTS.notifications),
-    AUDIT_URL: internalUrl(INTERNAL_PORTS.audit),
+    FINANCE_URL: internalUrl(ports.internal.finance),
+    CHAT_URL: internalUrl(ports.internal.chat),
+    NOTIFICATIONS_URL: internalUrl(ports.internal.notifications),
+    AUDIT_URL: internalUrl(ports.internal.audit),
   });
   // Awaited below; until then a child that dies (say, PostgreSQL failed and shutdown began) must
   // not become an unhandled rejection.
@@ -158,7 +174,7 @@ async function main(options: SupervisorOptions): Promise<void> {
   let postgres: RunningPostgres | undefined;
   if (postgresStarting) {
     postgres = await postgresStarting;
-    say(`PostgreSQL is listening on 127.0.0.1:${settings.pgPort} (log: ${logFile})`);
+    say(`PostgreSQL is listening on 127.0.0.1:${ports.pgPort} (log: ${logFile})`);
   }
 
   assertNotStopping();
@@ -181,7 +197,7 @@ async function main(options: SupervisorOptions): Promise<void> {
   printBanner({
     url: publicUrl(settings.gatewayHost, settings.gatewayPort),
     dataDir: settings.dataDir,
-    ...(postgres ? { postgres: `on 127.0.0.1:${settings.pgPort}` } : {}),
+    ...(postgres ? { postgres: `on 127.0.0.1:${ports.pgPort}` } : {}),
   });
 }
 

@@ -7,13 +7,20 @@ const KEYS = ["INTERNAL_AUTH_SECRET", "JWT_SECRET", "SECRETS_ENCRYPTION_KEY", "P
 export type Secrets = Record<(typeof KEYS)[number], string>;
 /** The secrets a user may supply in the environment instead (e.g. to share them with another deployment). */
 const FROM_ENV = ["INTERNAL_AUTH_SECRET", "JWT_SECRET", "SECRETS_ENCRYPTION_KEY"] as const;
+/**
+ * Secrets whose replacement loses data: a new SECRETS_ENCRYPTION_KEY cannot open the TOTP seeds and SSO
+ * client secrets sealed with the old one, a new POSTGRES_PASSWORD cannot open the embedded database.
+ * Never generated once the installation exists. (A new JWT_SECRET or INTERNAL_AUTH_SECRET only signs
+ * everyone out: those are generated again, with a warning.)
+ */
+const IRREPLACEABLE: readonly (typeof KEYS)[number][] = ["SECRETS_ENCRYPTION_KEY", "POSTGRES_PASSWORD"];
 
-async function readStored(file: string): Promise<Partial<Secrets>> {
+async function readStored(file: string): Promise<Partial<Secrets> | null> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
   }
   let parsed: unknown;
@@ -34,13 +41,17 @@ async function readStored(file: string): Promise<Partial<Secrets>> {
  * The secrets of this installation: generated on first start and kept in `secrets.json`
  * (mode 0600) so that tokens, sessions and the database password survive a restart.
  */
-export async function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Secrets> {
+export async function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv = process.env, onWarning: (message: string) => void = () => {}): Promise<Secrets> {
   const file = path.join(dataDir, "secrets.json");
   const stored = await readStored(file);
+  const installed = stored !== null || (await exists(path.join(dataDir, "postgres", "PG_VERSION")));
   const secrets = { ...stored } as Secrets;
   let generated = false;
   for (const key of KEYS) {
     if (secrets[key]) continue;
+    const fromEnv = (FROM_ENV as readonly string[]).includes(key) && Boolean(env[key]);
+    if (installed && !fromEnv && IRREPLACEABLE.includes(key)) throw new StartError(missingSecretMessage(file, key, stored === null));
+    if (installed) onWarning(`${key} was missing from ${file}; a new one was generated (everyone has to sign in again).`);
     secrets[key] = randomBytes(32).toString("hex");
     generated = true;
   }
@@ -57,4 +68,22 @@ export async function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv = proc
     if (value) secrets[key] = value;
   }
   return secrets;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+function missingSecretMessage(file: string, key: string, fileMissing: boolean): string {
+  const what = fileMissing ? `${file} is missing, but this data directory already holds a database` : `${file} has no valid ${key} (32 characters or more)`;
+  const loses =
+    key === "POSTGRES_PASSWORD"
+      ? "a new password cannot open the embedded PostgreSQL database"
+      : "a new key cannot open the TOTP seeds and SSO client secrets sealed with the old one";
+  return `${what}. Refusing to generate a new ${key}: ${loses}. Restore ${file} from a backup${
+    key === "SECRETS_ENCRYPTION_KEY" ? ", or set SECRETS_ENCRYPTION_KEY in the environment to the key this installation used" : ""
+  }; or, to start over, use an empty data directory (HEARTH_DATA_DIR).`;
 }
