@@ -39,6 +39,11 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   /** Requests per credential (API key, or a user's bearer tokens) per window, shared by all gateway instances. */
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1000),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** Sign-ups (POST /api/v1/auth/signup) per client IP per window; counted with the requests above, so keep the window no longer than theirs. */
+  SIGNUP_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(10),
+  SIGNUP_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** How often expired identity rows (sessions, refresh tokens, SSO flows and tickets, login throttles) are purged; ±20 % jitter. */
+  IDENTITY_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** The gateway's public origin (e.g. https://hearth.example); unset = as each request reached it. SSO callbacks use it. */
   PUBLIC_URL: ServiceUrlSchema.optional(),
   /** Deep links (or URLs) the app may ask SSO sign-in to return to; an exact match or a prefix ending in "/" or "?". */

@@ -34,7 +34,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   const onEventsWritten = () => events.relay.poke();
   // Made before the handlers: GET /api/v1/usage reports from the limiter that enforces the limit.
   const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
-  const { local, authenticate, sessionExpiry } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
+  const { local, authenticate, sessionExpiry, sweeper } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
 
   const readiness = createGatewayReadiness({ pingDatabase: () => db.$queryRaw`SELECT 1` });
   const dependencies = createDependencyStatus({
@@ -57,14 +57,18 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     relay: events.relay,
     publisherName: events.publisherName,
     sessionExpiry,
+    /** Purges expired identity rows; `sweeper.sweep()` runs it once. */
+    sweeper,
     /** SIGTERM's first step: /ready turns 503 "draining" while requests are still served. */
     drain: () => readiness.drain(),
     start: async () => {
       await events.relay.start();
       sessionExpiry.start();
+      sweeper.start();
     },
     stop: async () => {
       await sessionExpiry.stop();
+      await sweeper.stop();
       await rateLimiter.stop();
       await events.stop();
     },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@hearth/contracts";
 import { applyMigrations } from "@hearth/service-kit/migrations";
 import { createFreshDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
-import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from "../src/identity/auth/login-throttle";
+import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE, type Admission } from "../src/identity/auth/login-throttle";
 import { MIGRATIONS_DIR, createIdentityDb, type IdentityDb } from "../src/db";
 
 let databases: FreshDatabases<"gateway">;
@@ -20,9 +20,10 @@ afterAll(async () => {
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1) + seconds * 1000);
 
-async function lockSeconds(check: Promise<void>): Promise<number | null> {
+/** Null when the attempt is admitted (and counted), else the seconds its 429 says to wait. */
+async function lockSeconds(admission: Promise<Admission>): Promise<number | null> {
   try {
-    await check;
+    await admission;
     return null;
   } catch (err) {
     expect(err).toBeInstanceOf(AppError);
@@ -32,39 +33,77 @@ async function lockSeconds(check: Promise<void>): Promise<number | null> {
 }
 
 describe("login throttle", () => {
-  it("locks an account after its allowance, doubling the lock with each further failure", async () => {
+  it("counts attempts before they are checked and locks at the allowance, doubling the lock with each further attempt", async () => {
     const throttle = createLoginThrottle(db);
     const email = "locked@example.com";
-    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.accountFailures - 1; i++) await throttle.recordFailure(email, null, at(i));
-    expect(await lockSeconds(throttle.assertAllowed(email, null, at(10)))).toBeNull();
-    await throttle.recordFailure(email, null, at(10)); // the 5th: locked for 30 s
-    expect(await lockSeconds(throttle.assertAllowed(email, null, at(11)))).toBe(29);
-    expect(await lockSeconds(throttle.assertAllowed(email, null, at(40)))).toBeNull();
-    await throttle.recordFailure(email, null, at(41)); // the 6th: 60 s
-    expect(await lockSeconds(throttle.assertAllowed(email, null, at(41)))).toBe(60);
-    await throttle.recordFailure(email, null, at(102)); // the 7th: 120 s
-    expect(await lockSeconds(throttle.assertAllowed(email, null, at(102)))).toBe(120);
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.accountFailures - 1; i++) {
+      expect(await throttle.admitLogin(email, null, at(i))).toEqual({ lockStarted: false });
+    }
+    expect(await throttle.admitLogin(email, null, at(10))).toEqual({ lockStarted: true }); // the 5th: locked for 30 s
+    expect(await lockSeconds(throttle.admitLogin(email, null, at(11)))).toBe(29);
+    expect(await throttle.admitLogin(email, null, at(41))).toEqual({ lockStarted: true }); // the 6th: 60 s
+    expect(await lockSeconds(throttle.admitLogin(email, null, at(42)))).toBe(59);
+    await throttle.admitLogin(email, null, at(102)); // the 7th: 120 s
+    expect(await lockSeconds(throttle.admitLogin(email, null, at(102)))).toBe(120);
   });
 
-  it("caps the lock, and forgets failures after a quiet hour", async () => {
+  it("admits exactly the allowance of 200 attempts made at once", async () => {
+    const throttle = createLoginThrottle(db);
+    const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => lockSeconds(throttle.admitLogin("parallel@example.com", `192.0.2.${i}`, at(0)))));
+    expect(outcomes.filter((outcome) => outcome === null)).toHaveLength(DEFAULT_LOGIN_THROTTLE.accountFailures);
+    // The IPs of the refused attempts got their count back: each has one attempt at most.
+    const ips = await db.loginThrottle.findMany({ where: { key: { startsWith: "ip:192.0.2." } } });
+    expect(ips.reduce((sum, row) => sum + row.failures, 0)).toBe(DEFAULT_LOGIN_THROTTLE.accountFailures);
+  });
+
+  it("caps the lock, and forgets attempts after a quiet hour", async () => {
     const throttle = createLoginThrottle(db, { ...DEFAULT_LOGIN_THROTTLE, accountFailures: 1, maxLockSeconds: 100 });
     const email = "capped@example.com";
-    for (let i = 0; i < 10; i++) await throttle.recordFailure(email, null, at(i));
-    expect(await lockSeconds(throttle.assertAllowed(email, null, at(9)))).toBe(100);
-    await throttle.recordFailure(email, null, at(9 + 3601)); // a quiet hour later: back to the first lock
-    expect(await lockSeconds(throttle.assertAllowed(email, null, at(9 + 3601)))).toBe(30);
+    // Each admitted attempt locks; the next is admitted once the lock has passed.
+    let now = 0;
+    for (let i = 0; i < 10; i++) {
+      await throttle.admitLogin(email, null, at(now));
+      now += Math.min(100, 30 * 2 ** i);
+    }
+    expect(await lockSeconds(throttle.admitLogin(email, null, at(now - 1)))).toBe(1);
+    await throttle.admitLogin(email, null, at(now));
+    expect(await lockSeconds(throttle.admitLogin(email, null, at(now)))).toBe(100);
+    await throttle.admitLogin(email, null, at(now + 3601)); // a quiet hour later: back to the first lock
+    expect(await lockSeconds(throttle.admitLogin(email, null, at(now + 3601)))).toBe(30);
   });
 
-  it("clears an account's failures on success, but not its IP's", async () => {
+  it("clears an account's count on success, and gives the IP back only that attempt", async () => {
     const throttle = createLoginThrottle(db, { ...DEFAULT_LOGIN_THROTTLE, accountFailures: 3, ipFailures: 5 });
     const ip = "203.0.113.7";
-    for (let i = 0; i < 2; i++) await throttle.recordFailure("a@example.com", ip, at(i));
-    await throttle.recordSuccess("a@example.com");
-    for (let i = 0; i < 2; i++) await throttle.recordFailure("a@example.com", ip, at(10 + i));
-    expect(await lockSeconds(throttle.assertAllowed("a@example.com", null, at(20)))).toBeNull();
+    for (let i = 0; i < 2; i++) await throttle.admitLogin("a@example.com", ip, at(i));
+    await throttle.admitLogin("a@example.com", ip, at(2));
+    await throttle.recordSuccess("a@example.com", ip);
+    for (let i = 0; i < 2; i++) await throttle.admitLogin("a@example.com", ip, at(10 + i));
+    expect(await lockSeconds(throttle.admitLogin("a@example.com", null, at(20)))).toBeNull();
     // The IP has 4 failures; one more, for any account, locks the IP for every account.
-    await throttle.recordFailure("b@example.com", ip, at(21));
-    expect(await lockSeconds(throttle.assertAllowed("c@example.com", ip, at(22)))).toBe(29);
-    expect(await lockSeconds(throttle.assertAllowed("c@example.com", "198.51.100.1", at(22)))).toBeNull();
+    expect(await throttle.admitLogin("b@example.com", ip, at(21))).toEqual({ lockStarted: true });
+    expect(await lockSeconds(throttle.admitLogin("c@example.com", ip, at(22)))).toBe(29);
+    expect(await lockSeconds(throttle.admitLogin("c@example.com", "198.51.100.1", at(22)))).toBeNull();
+  });
+
+  it("takes back an attempt that was no failure, with the lock it started", async () => {
+    const throttle = createLoginThrottle(db, { ...DEFAULT_LOGIN_THROTTLE, accountFailures: 2 });
+    const email = "refund@example.com";
+    await throttle.admitLogin(email, null, at(0));
+    expect(await throttle.admitLogin(email, null, at(1))).toEqual({ lockStarted: true });
+    await throttle.refundLogin(email, null);
+    expect(await db.loginThrottle.findUniqueOrThrow({ where: { key: `email:${email}` } })).toMatchObject({ failures: 1, lockedUntil: null });
+    expect(await lockSeconds(throttle.admitLogin(email, null, at(2)))).toBeNull();
+    expect(await lockSeconds(throttle.admitLogin(email, null, at(3)))).toBe(29);
+  });
+
+  it("counts second-factor codes per user, apart from the login, until a right one", async () => {
+    const throttle = createLoginThrottle(db);
+    const userId = "0190a0a0-0000-7000-8000-000000000001";
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.secondFactorFailures; i++) await throttle.admitSecondFactor(userId, at(i));
+    const locked = await throttle.admitSecondFactor(userId, at(10)).catch((err: unknown) => err);
+    expect(locked).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/^Too many wrong codes\. Try again in \d+ seconds\.$/) });
+    await throttle.secondFactorPassed(userId);
+    expect(await lockSeconds(throttle.admitSecondFactor(userId, at(11)))).toBeNull();
   });
 });

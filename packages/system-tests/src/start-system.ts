@@ -122,6 +122,8 @@ export async function startSystem(options: StartSystemOptions) {
     NOTIFICATIONS_URL: services.notifications.url,
     AUDIT_URL: services.audit.url,
     KAFKA_BROKERS: options.kafkaBrokers,
+    // Test files sign up many users from 127.0.0.1; signup-throttle.test.ts sets its own limit.
+    SIGNUP_RATE_LIMIT_REQUESTS: "100000",
     ...options.gatewayEnv,
   });
   const gateway = await createGateway({ config, db: db.gateway, log });

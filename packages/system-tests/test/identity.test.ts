@@ -1,12 +1,15 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIdentityDb } from "@hearth/gateway/db";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { DEVICE, TEST_PASSWORD, apiClient, logIn, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
+import { DEVICE, TEST_PASSWORD, apiClient, eventually, logIn, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
 
 let system: TestSystem;
 let api: ApiClient;
 
 beforeAll(async () => {
-  system = await startSystem({ adminUrl: testPostgresAdminUrl() });
+  // More sign-ups from this one address than the default signup throttle allows an hour.
+  system = await startSystem({ adminUrl: testPostgresAdminUrl(), gatewayEnv: { SIGNUP_RATE_LIMIT_REQUESTS: "1000" } });
   api = apiClient(system.url);
 });
 afterAll(async () => system?.stop());
@@ -109,6 +112,53 @@ describe("refresh", () => {
     expect((await api.get("/api/v1/tags", { token: user.accessToken })).status).toBe(401);
     // API keys are not sessions: they keep working.
     expect((await api.get("/api/v1/tags", { apiKey: user.readKey })).status).toBe(200);
+    const session = await system.db.gateway.session.findFirstOrThrow({ where: { userId: user.id } });
+    expect(session.revokedReason).toBe("refresh_token_reuse");
+  });
+
+  it("lets one of 10 parallel refreshes of the same token win, and then ends the session (a race is a reuse too)", async () => {
+    const user = await signUpUser(api, "reuse-race");
+    const refresh = () => api.post("/api/v1/auth/refresh", { refresh_token: user.refreshToken, device: { device_id: DEVICE.device_id } });
+    // The race made certain: the token's row is held (from a connection of our own) until all
+    // ten have read it as live and wait to spend it; then one spends it and nine lose.
+    const holder = createIdentityDb(system.config.DATABASE_URL);
+    let answers: Awaited<ReturnType<typeof refresh>>[];
+    try {
+      // Answered wrapped: a bare promise would be awaited inside the transaction, which holds the lock.
+      const { racing } = await holder.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT id FROM refresh_tokens WHERE token_hash = ${createHash("sha256").update(user.refreshToken).digest("hex")} FOR UPDATE`;
+          const racing = Promise.all(Array.from({ length: 10 }, refresh));
+          await eventually(async () => {
+            await tx.$executeRaw`SELECT pg_stat_clear_snapshot()`; // else a transaction sees its first reading again
+            const [waiting] = await tx.$queryRaw<{ count: number }[]>`
+              SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+            expect(waiting?.count).toBe(10);
+          });
+          return { racing };
+        },
+        { timeout: 30_000 },
+      );
+      answers = await racing;
+    } finally {
+      await holder.$disconnect();
+    }
+    const winners = answers.filter((res) => res.status === 200);
+    expect(winners).toHaveLength(1);
+    expect(answers.filter((res) => res.status === 401)).toHaveLength(9);
+    const winner = winners[0]?.body as { refresh_token: string; access_token: string };
+    expect((await api.post("/api/v1/auth/refresh", { refresh_token: winner.refresh_token, device: { device_id: DEVICE.device_id } })).status).toBe(401);
+    expect((await api.get("/api/v1/tags", { token: winner.access_token })).status).toBe(401);
+    const session = await system.db.gateway.session.findFirstOrThrow({ where: { userId: user.id } });
+    expect(session.revokedReason).toBe("refresh_token_reuse");
+  });
+
+  it("ends the session when a spent refresh token comes back, whatever device it claims", async () => {
+    const user = await signUpUser(api, "reuse-device");
+    const rotated = await api.post("/api/v1/auth/refresh", { refresh_token: user.refreshToken, device: { device_id: DEVICE.device_id } });
+    expect(rotated.status).toBe(200);
+    expect((await api.post("/api/v1/auth/refresh", { refresh_token: user.refreshToken, device: { device_id: "someone-else" } })).status).toBe(401);
+    expect((await api.post("/api/v1/auth/refresh", { refresh_token: rotated.body.refresh_token, device: { device_id: DEVICE.device_id } })).status).toBe(401);
     const session = await system.db.gateway.session.findFirstOrThrow({ where: { userId: user.id } });
     expect(session.revokedReason).toBe("refresh_token_reuse");
   });

@@ -59,3 +59,51 @@ describe("login throttling", () => {
     expect((await login(user.email, TEST_PASSWORD, newIp())).status).toBe(200);
   });
 });
+
+/** The auth.login.failed events written for this user, by their `error`, straight from the gateway's outbox. */
+async function loginFailuresOf(userId: string): Promise<string[]> {
+  const rows = await system.db.gateway.$queryRaw<{ error: string }[]>`
+    SELECT payload->>'error' AS error FROM outbox_events
+     WHERE payload->>'eventType' = 'auth.login.failed' AND payload->'user'->>'id' = ${userId} ORDER BY id`;
+  return rows.map((row) => row.error);
+}
+
+const statusCounts = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+
+describe("login throttling under parallel guesses", () => {
+  it("checks at most the account's 5 guesses of 200 sent at once from 200 IPs, then refuses even the right password", async () => {
+    const user = await signUpUser(api, "parallel");
+    const guesses = await Promise.all(Array.from({ length: 200 }, (_, i) => login(user.email, `Wrong-password-${i}`, `10.1.${i >> 8}.${i & 255}`)));
+    const counts = statusCounts(guesses.map((res) => res.status));
+    // Only 401 (a guess checked and wrong) or 429 (refused before any check); never more checked than allowed.
+    expect(Object.keys(counts).sort()).toEqual(["401", "429"]);
+    expect(counts[401]).toBe(5);
+    expect((await login(user.email, TEST_PASSWORD, newIp())).status).toBe(429);
+  });
+
+  it("checks at most an IP's 20 guesses of 200 sent at once for 200 accounts", async () => {
+    const ip = newIp();
+    const guesses = await Promise.all(Array.from({ length: 200 }, (_, i) => login(`parallel-spray-${i}@example.com`, "Wrong-password-1", ip)));
+    const counts = statusCounts(guesses.map((res) => res.status));
+    expect(Object.keys(counts).sort()).toEqual(["401", "429"]);
+    expect(counts[401]).toBe(20);
+    // The IP is counted first: once it is locked, guesses for new emails leave no row per email.
+    expect(await system.db.gateway.loginThrottle.count({ where: { key: { startsWith: "email:parallel-spray-" } } })).toBe(20);
+  });
+
+  it("records the lockout once when it starts, not once per refused attempt", async () => {
+    const user = await signUpUser(api, "quiet");
+    const ip = newIp();
+    for (let i = 0; i < 5; i++) expect((await login(user.email, "Wrong-password-1", ip)).status).toBe(401);
+    for (let i = 0; i < 30; i++) expect((await login(user.email, "Wrong-password-1", ip)).status).toBe(429);
+    expect(await loginFailuresOf(user.id)).toEqual([
+      "invalid_password",
+      "invalid_password",
+      "invalid_password",
+      "invalid_password",
+      "invalid_password",
+      "locked_out",
+    ]);
+  });
+});

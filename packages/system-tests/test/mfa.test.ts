@@ -123,3 +123,37 @@ describe("login with MFA", () => {
     expect(updates[0]).toMatchObject({ changes: { mfa_enabled: { old: true, new: false } } });
   });
 });
+
+describe("second-factor guesses under parallel load", () => {
+  const statusCounts = (statuses: number[]) =>
+    statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+  // Never a current code: the codes of the steps around now are left out.
+  async function wrongCodes(secret: string, count: number): Promise<string[]> {
+    const current = new Set(await Promise.all([-1, 0, 1].map((steps) => codeAt(secret, steps))));
+    return Array.from({ length: count * 2 }, (_, i) => String(100_000 + i * 7919).slice(-6))
+      .filter((code) => !current.has(code))
+      .slice(0, count);
+  }
+
+  it("checks at most 5 of 200 wrong codes sent at once with the right password, then refuses the right code", async () => {
+    const { user, secret } = await userWithMfa("mfa-parallel-login");
+    const answers = await Promise.all((await wrongCodes(secret, 200)).map((code) => login(user.email, code)));
+    const counts = statusCounts(answers.map((res) => res.status));
+    expect(Object.keys(counts).sort()).toEqual(["401", "429"]);
+    expect(counts[401]).toBe(5);
+    expect((await login(user.email, await codeAt(secret))).status).toBe(429);
+  });
+
+  it("checks at most 5 of 200 wrong codes sent at once to disable MFA, then refuses the right code", async () => {
+    const { user, secret } = await userWithMfa("mfa-parallel-disable");
+    const auth = { token: user.accessToken };
+    const answers = await Promise.all((await wrongCodes(secret, 200)).map((code) => api.post("/api/v1/auth/mfa/disable", { otp_code: code }, auth)));
+    const counts = statusCounts(answers.map((res) => res.status));
+    expect(Object.keys(counts).sort()).toEqual(["422", "429"]);
+    expect(counts[422]).toBe(5);
+    const locked = await api.post("/api/v1/auth/mfa/disable", { otp_code: await codeAt(secret) }, auth);
+    expect(locked.status).toBe(429);
+    expect(locked.body).toMatchObject({ error: "rate_limit_exceeded" });
+    expect(locked.headers.get("retry-after")).toBe(String(locked.body.details.reset_in_seconds));
+  });
+});

@@ -11,12 +11,14 @@ import { createAccessTokens } from "./auth/access-tokens";
 import { createAuthHandlers } from "./auth/auth-handlers";
 import { createAuthRepository } from "./auth/auth-repository";
 import { createAuthenticator } from "./auth/authenticator";
-import { createLoginThrottle } from "./auth/login-throttle";
+import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from "./auth/login-throttle";
 import { createPasswordHasher } from "./auth/passwords";
+import { createSignupThrottle } from "./auth/signup-throttle";
 import { createTokenIssuer } from "./auth/token-issuer";
 import { createInvitationHandlers } from "./invitations/invitation-handlers";
 import { createInvitationRepository } from "./invitations/invitation-repository";
 import type { LocalHandlers } from "./local-handlers";
+import { createIdentitySweeper } from "./maintenance/identity-sweeper";
 import { createMemberHandlers } from "./members/member-handlers";
 import { createMemberRepository } from "./members/member-repository";
 import { createMfaHandlers } from "./mfa/mfa-handlers";
@@ -66,6 +68,7 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
   const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   const secondFactor = createSecondFactor(mfa, box);
   const throttle = createLoginThrottle(db);
+  const signupThrottle = createSignupThrottle(db, { limit: config.SIGNUP_RATE_LIMIT_REQUESTS, windowSeconds: config.SIGNUP_RATE_LIMIT_WINDOW_SECONDS });
   const issueTokens = createTokenIssuer(sessions, accessTokens, config.REFRESH_TOKEN_TTL_DAYS);
   const flows = createSsoFlows({
     sso,
@@ -77,8 +80,20 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
   });
 
   const local: LocalHandlers = {
-    ...createAuthHandlers({ accounts, users, sessions, invitations, passwords, issueTokens, withIdentityEvents, throttle, secondFactor, sessionExpiry }),
-    ...createMfaHandlers({ mfa, box, secondFactor, withIdentityEvents }),
+    ...createAuthHandlers({
+      accounts,
+      users,
+      sessions,
+      invitations,
+      passwords,
+      issueTokens,
+      withIdentityEvents,
+      throttle,
+      signupThrottle,
+      secondFactor,
+      sessionExpiry,
+    }),
+    ...createMfaHandlers({ mfa, box, secondFactor, withIdentityEvents, throttle }),
     ...createApiKeyHandlers(apiKeys),
     ...createUsageHandlers(apiKeys, rateLimiter),
     ...createUserHandlers({ users, members, sessions, passwords, withIdentityEvents }),
@@ -88,5 +103,10 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
     ...createSsoHandlers({ sso, providers, accounts, passwords, throttle, issueTokens, flows, withIdentityEvents }),
     ...createSsoIdentityHandlers(createSsoIdentityRepository(db), withIdentityEvents),
   };
-  return { local, authenticate: authenticator.authenticate, sessionExpiry };
+  const sweeper = createIdentitySweeper(db, {
+    intervalSeconds: config.IDENTITY_SWEEP_INTERVAL_SECONDS,
+    throttleForgetSeconds: DEFAULT_LOGIN_THROTTLE.forgetAfterSeconds,
+    log,
+  });
+  return { local, authenticate: authenticator.authenticate, sessionExpiry, sweeper };
 }

@@ -1,7 +1,7 @@
 import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import { sha256 } from "../../crypto/secrets";
-import type { WithIdentityEvents } from "../audit/identity-events";
+import type { RecordIdentityEvent, Transaction, WithIdentityEvents } from "../audit/identity-events";
 import { claimInvitation } from "../invitations/invitation-claim";
 import type { InvitationRepository } from "../invitations/invitation-repository";
 import { requireActor, type LocalHandler } from "../local-handlers";
@@ -14,6 +14,7 @@ import type { AuthRepository } from "./auth-repository";
 import { toAuthResource } from "./auth-resource";
 import type { LoginThrottle } from "./login-throttle";
 import type { PasswordHasher } from "./passwords";
+import type { SignupThrottle } from "./signup-throttle";
 import type { TokenIssuer } from "./token-issuer";
 
 export interface AuthHandlerDeps {
@@ -26,6 +27,8 @@ export interface AuthHandlerDeps {
   withIdentityEvents: WithIdentityEvents;
   /** Per-account and per-IP lockout after repeated failures. */
   throttle: LoginThrottle;
+  /** Sign-ups per client IP. */
+  signupThrottle: SignupThrottle;
   secondFactor: SecondFactor;
   sessionExpiry: SessionExpiry;
 }
@@ -39,6 +42,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
 
   /** Creates the user and a new family whose first member is its admin (or joins the inviting family); answers with tokens. */
   const signup: LocalHandler<"auth.signup"> = async ({ input, request }) => {
+    await deps.signupThrottle.admit(request.ipAddress);
     const passwordHash = await passwords.hash(input.user.password);
     try {
       return await withIdentityEvents(request, async (tx, record) => {
@@ -62,43 +66,43 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
   };
 
   const login: LocalHandler<"auth.login"> = async ({ input, request }) => {
+    // Counted before anything is checked, so parallel guesses get no more checks than the
+    // allowance. A refused attempt writes no event: the lockout was recorded when it started.
+    const admission = await deps.throttle.admitLogin(input.email, request.ipAddress);
     const user = await accounts.findLoginUser(input.email);
     // The reason is kept in the audit log only: the answer is the same for every failure.
     // Written on its own, before the refusal is thrown: a failed login is recorded though the request fails.
-    const recordFailure = (error: string) =>
-      withIdentityEvents(request, async (_tx, record) =>
-        record("auth.login.failed", {
-          familyId: user?.membership?.familyId ?? null,
-          user: user ? { id: user.id, email: user.email } : null,
-          error,
-        }),
-      );
-    try {
-      await deps.throttle.assertAllowed(input.email, request.ipAddress);
-    } catch (err) {
-      await recordFailure("locked_out");
-      throw err;
-    }
+    const recordFailure = (error: string, lockStarted: boolean) =>
+      withIdentityEvents(request, async (_tx, record) => {
+        const facts = { familyId: user?.membership?.familyId ?? null, user: user ? { id: user.id, email: user.email } : null };
+        record("auth.login.failed", { ...facts, error });
+        if (lockStarted) record("auth.login.failed", { ...facts, error: "locked_out" });
+      });
     const valid = await passwords.verify(user?.passwordHash ?? null, input.password);
     if (!user || !valid || !user.membership) {
-      await deps.throttle.recordFailure(input.email, request.ipAddress);
-      await recordFailure(user ? "invalid_password" : "unknown_email");
+      await recordFailure(user ? "invalid_password" : "unknown_email", admission.lockStarted);
       throw INVALID_LOGIN;
     }
     if (user.otpEnabledAt) {
-      // No code yet is a normal step of an MFA login, not a failure; a wrong code is one.
-      if (!input.otp_code) throw MFA_REQUIRED;
-      if (!(await deps.secondFactor.accept(user, input.otp_code))) {
-        await deps.throttle.recordFailure(input.email, request.ipAddress);
-        await recordFailure("invalid_otp");
+      // No code yet is a normal step of an MFA login, not a failure; a wrong code is one, of the login and of the second factor.
+      if (!input.otp_code) {
+        await deps.throttle.refundLogin(input.email, request.ipAddress);
         throw MFA_REQUIRED;
       }
+      const codeAdmission = await deps.throttle.admitSecondFactor(user.id);
+      if (!(await deps.secondFactor.accept(user, input.otp_code))) {
+        await recordFailure("invalid_otp", admission.lockStarted || codeAdmission.lockStarted);
+        throw MFA_REQUIRED;
+      }
+      await deps.throttle.secondFactorPassed(user.id);
     }
     if (user.suspendedAt) {
-      await recordFailure("user_suspended");
+      // The right password: not a guess to count.
+      await deps.throttle.refundLogin(input.email, request.ipAddress);
+      await recordFailure("user_suspended", false);
       throw ACCOUNT_SUSPENDED;
     }
-    await deps.throttle.recordSuccess(input.email);
+    await deps.throttle.recordSuccess(input.email, request.ipAddress);
     const membership = user.membership;
     return withIdentityEvents(request, async (tx, record) => {
       const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { device: input.device });
@@ -112,40 +116,46 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
   /**
    * Rotates: the presented refresh token is spent and a new pair of the same session is issued,
    * atomically. A token presented again after it was spent means it leaked: the whole session
-   * is revoked (reuse detection) and `auth.token.revoked` recorded.
+   * is revoked (reuse detection) and `auth.token.revoked` recorded, once.
    */
   const refresh: LocalHandler<"auth.refresh"> = async ({ input, request }) => {
     if (!input.refresh_token?.trim()) throw new AppError("bad_request", { message: "Refresh token is required" });
     const now = new Date();
     const stored = await sessions.findRefreshToken(sha256(input.refresh_token));
-    if (!stored || stored.session.deviceId !== input.device.device_id || !stored.user.membership) throw INVALID_REFRESH;
+    if (!stored || !stored.user.membership) throw INVALID_REFRESH;
     const { user, session } = stored;
     const membership = stored.user.membership;
-    if (stored.revokedAt) {
-      if (!session.revokedAt) {
-        await withIdentityEvents(request, async (tx, record) => {
-          if (await sessions.revoke(tx, session.id, "refresh_token_reuse", now)) {
-            record("auth.token.revoked", { familyId: membership.familyId, user, sessionId: session.id, error: "refresh_token_reuse" });
-          }
-        });
+    const endForReuse = async (tx: Transaction, record: RecordIdentityEvent) => {
+      if (await sessions.revoke(tx, session.id, "refresh_token_reuse", now)) {
+        record("auth.token.revoked", { familyId: membership.familyId, user, sessionId: session.id, error: "refresh_token_reuse" });
       }
+    };
+    // Whatever device it claims: a spent token is a leaked one.
+    if (stored.revokedAt) {
+      if (!session.revokedAt) await withIdentityEvents(request, endForReuse);
       throw INVALID_REFRESH;
     }
-    if (session.revokedAt || stored.expiresAt <= now) throw INVALID_REFRESH;
+    if (session.deviceId !== input.device.device_id || session.revokedAt || stored.expiresAt <= now) throw INVALID_REFRESH;
     if (user.suspendedAt) throw ACCOUNT_SUSPENDED;
     if (deps.sessionExpiry.isIdle(session.lastActiveAt, now)) {
       await deps.sessionExpiry.expire(session.id, request, now);
       throw INVALID_REFRESH;
     }
-    return withIdentityEvents(request, async (tx, record) => {
-      // False when it lost a race with a concurrent refresh of the same token.
-      if (!(await sessions.spendRefreshToken(tx, stored.id, now))) throw INVALID_REFRESH;
+    const rotated = await withIdentityEvents(request, async (tx, record) => {
+      // One conditional update spends it: of requests presenting the same token at once, one
+      // wins; every other one presented a spent token, and ends the session as a reuse does.
+      if (!(await sessions.spendRefreshToken(tx, stored.id, now))) {
+        await endForReuse(tx, record);
+        return null;
+      }
       await sessions.markActive(tx, session.id, now);
       const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { sessionId: session.id }, now);
       await sessions.linkReplacement(tx, stored.id, tokens.refreshTokenId);
       record("auth.token.refreshed", { familyId: membership.familyId, user, sessionId: session.id });
       return tokens.response;
     });
+    if (!rotated) throw INVALID_REFRESH;
+    return rotated;
   };
 
   /** Ends the session of the bearer token: its refresh tokens and access tokens stop working at once. */

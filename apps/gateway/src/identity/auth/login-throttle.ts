@@ -1,12 +1,14 @@
 import { AppError } from "@hearth/contracts";
 import type { IdentityDb } from "../../db";
-import { createLoginThrottleRepository } from "./login-throttle-repository";
+import { createLoginThrottleRepository, type ThrottleRule } from "./login-throttle-repository";
 
 export interface LoginThrottleOptions {
-  /** Failures allowed per account before it locks. */
+  /** Failed logins allowed per account before it locks. */
   accountFailures: number;
-  /** Failures allowed per client IP (all accounts together) before it locks. */
+  /** Failed logins allowed per client IP (all accounts together) before it locks. */
   ipFailures: number;
+  /** Wrong second-factor codes (TOTP or backup) allowed per user, at login and in the MFA settings together. */
+  secondFactorFailures: number;
   /** First lockout; each further failure doubles it, up to `maxLockSeconds`. */
   baseLockSeconds: number;
   maxLockSeconds: number;
@@ -17,54 +19,99 @@ export interface LoginThrottleOptions {
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = {
   accountFailures: 5,
   ipFailures: 20,
+  secondFactorFailures: 5,
   baseLockSeconds: 30,
   maxLockSeconds: 3600,
   forgetAfterSeconds: 3600,
 };
 
-const keysOf = (email: string, ip: string | null) => [
-  { key: `email:${email}`, limit: "accountFailures" as const },
-  ...(ip ? [{ key: `ip:${ip}`, limit: "ipFailures" as const }] : []),
-];
+/** What an admitted attempt learns: whether it is the one that started a lockout (recorded once, if it then fails). */
+export interface Admission {
+  lockStarted: boolean;
+}
+
+interface ThrottleKey {
+  key: string;
+  allowance: number;
+}
+
+const LOGIN_LOCKED = "Too many failed logins.";
+const SECOND_FACTOR_LOCKED = "Too many wrong codes.";
+
+function lockedOut(lockedUntil: Date | null, now: Date, what: string): AppError {
+  const resetInSeconds = Math.max(1, Math.ceil(((lockedUntil?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
+  return new AppError("rate_limit_exceeded", {
+    message: `${what} Try again in ${resetInSeconds} seconds.`,
+    details: { reset_in_seconds: resetInSeconds },
+  });
+}
 
 /**
- * Per-account and per-IP login throttling with exponential lockout. Keyed by the normalised
- * email whether or not an account has it, so a lockout says nothing about which emails exist.
+ * Per-account, per-IP and per-user (second factor) throttling with exponential lockout. Every
+ * attempt is counted before its password or code is checked, and only counted attempts are
+ * checked, so parallel guesses get no more checks than the allowance; an attempt that turns out
+ * not to be a failure is taken back. Keyed by the normalised email whether or not an account
+ * has it, so a lockout says nothing about which emails exist.
  */
 export function createLoginThrottle(db: IdentityDb, options: LoginThrottleOptions = DEFAULT_LOGIN_THROTTLE) {
   const throttles = createLoginThrottleRepository(db);
-  return {
-    /** Throws 429 rate_limit_exceeded while the account or the IP is locked. */
-    async assertAllowed(email: string, ip: string | null, now = new Date()): Promise<void> {
-      const locks = await throttles.lockedUntil(
-        keysOf(email, ip).map((k) => k.key),
-        now,
-      );
-      const until = Math.max(0, ...locks.map((lockedUntil) => lockedUntil.getTime()));
-      if (until === 0) return;
-      const resetInSeconds = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
-      throw new AppError("rate_limit_exceeded", {
-        message: `Too many failed logins. Try again in ${resetInSeconds} seconds.`,
-        details: { reset_in_seconds: resetInSeconds },
-      });
-    },
+  const ruleOf = (key: ThrottleKey): ThrottleRule => ({ ...options, allowance: key.allowance });
+  const accountKey = (email: string): ThrottleKey => ({ key: `email:${email}`, allowance: options.accountFailures });
+  const ipKey = (ip: string): ThrottleKey => ({ key: `ip:${ip}`, allowance: options.ipFailures });
+  // The IP first: a locked IP spraying many emails then leaves no row per email.
+  const loginKeys = (email: string, ip: string | null): ThrottleKey[] => [...(ip ? [ipKey(ip)] : []), accountKey(email)];
+  const secondFactorKey = (userId: string): ThrottleKey => ({ key: `mfa:${userId}`, allowance: options.secondFactorFailures });
 
-    /** Counts a failure against the account and the IP, locking each past its allowance. */
-    async recordFailure(email: string, ip: string | null, now = new Date()): Promise<void> {
-      for (const { key, limit } of keysOf(email, ip)) {
-        const existing = await throttles.find(key);
-        const stale = !existing || now.getTime() - existing.lastFailureAt.getTime() > options.forgetAfterSeconds * 1000;
-        const failures = (stale ? 0 : existing.failures) + 1;
-        const over = failures - options[limit];
-        const lockedUntil = over >= 0 ? new Date(now.getTime() + Math.min(options.maxLockSeconds, options.baseLockSeconds * 2 ** over) * 1000) : null;
-        await throttles.save(key, { failures, lastFailureAt: now, lockedUntil });
+  /** Counts the attempt against every key, or against none: a locked key gives back what the others counted. */
+  async function admit(keys: ThrottleKey[], now: Date, what: string): Promise<Admission> {
+    const counted: ThrottleKey[] = [];
+    let lockStarted = false;
+    for (const key of keys) {
+      const attempt = await throttles.count(key.key, ruleOf(key), now);
+      if (!attempt) {
+        await refund(counted);
+        throw lockedOut(await throttles.lockedUntil(key.key), now, what);
       }
+      counted.push(key);
+      lockStarted ||= attempt.lockedUntil !== null;
+    }
+    return { lockStarted };
+  }
+
+  async function refund(keys: ThrottleKey[]): Promise<void> {
+    await Promise.all(keys.map((key) => throttles.uncount(key.key, ruleOf(key))));
+  }
+
+  const admitLogin = (email: string, ip: string | null, now = new Date()) => admit(loginKeys(email, ip), now, LOGIN_LOCKED);
+
+  return {
+    /** Counts a login attempt against the account and the IP before the password is checked; 429 while either is locked. */
+    admitLogin,
+
+    /** Counts a second-factor code against the user before it is checked; 429 while locked. */
+    admitSecondFactor: (userId: string, now = new Date()) => admit([secondFactorKey(userId)], now, SECOND_FACTOR_LOCKED),
+
+    /** The login attempt was no failure (the right password; the code is still to come): its count is taken back. */
+    refundLogin: (email: string, ip: string | null) => refund(loginKeys(email, ip)),
+
+    /** A successful login clears the account's count; the IP only gets this attempt back (it may be guessing others). */
+    async recordSuccess(email: string, ip: string | null = null): Promise<void> {
+      await throttles.clear(accountKey(email).key);
+      if (ip) await refund([ipKey(ip)]);
     },
 
-    /** A successful login clears the account's failures (the IP's stay: it may be guessing others). */
-    async recordSuccess(email: string): Promise<void> {
-      await throttles.clear(`email:${email}`);
+    /** A right second-factor code clears the user's count. */
+    async secondFactorPassed(userId: string): Promise<void> {
+      await throttles.clear(secondFactorKey(userId).key);
     },
+
+    /** The former name of admitLogin, kept for the SSO account link: it now counts the attempt too. */
+    async assertAllowed(email: string, ip: string | null, now = new Date()): Promise<void> {
+      await admitLogin(email, ip, now);
+    },
+
+    /** Nothing left to do: the attempt was counted when it was admitted. Kept for the SSO account link. */
+    async recordFailure(_email: string, _ip: string | null): Promise<void> {},
   };
 }
 
