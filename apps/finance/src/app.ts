@@ -19,7 +19,7 @@ import { createMerchantRepository } from "./merchants/merchant-repository";
 import { createSyncHandlers } from "./syncs/sync-handlers";
 import { createSyncQueueQueries } from "./syncs/sync-queue-queries";
 import { createSyncRepository } from "./syncs/sync-repository";
-import { createSyncWorker } from "./syncs/sync-worker";
+import { createSyncWorker, type SyncLeaseOptions } from "./syncs/sync-worker";
 import { createTagHandlers } from "./tags/tag-handlers";
 import { createTagRepository } from "./tags/tag-repository";
 import { createTransactionHandlers } from "./transactions/transaction-handlers";
@@ -34,6 +34,8 @@ import { createValuationRepository } from "./valuations/valuation-repository";
 export type FinanceDeps = ServiceDeps<FinanceDb> & {
   /** Serve the internal bulk import (developer tools only; see LEDGER_IMPORT in config.ts). */
   ledgerImport?: boolean;
+  /** How sync claims are held and recovered (tests shorten it; DEFAULT_SYNC_LEASE otherwise). */
+  syncLease?: Partial<SyncLeaseOptions>;
 };
 
 /**
@@ -51,6 +53,7 @@ export function createFinanceService(deps: FinanceDeps) {
     materialize: (accountId, windowStart) => materializeBalances(db, accountId, windowStart),
     matcher: createTransferMatcher(createTransferMatchQueries(db)),
     log: deps.log,
+    ...(deps.syncLease ? { lease: deps.syncLease } : {}),
   });
   const router = buildServiceRouter(
     "finance",

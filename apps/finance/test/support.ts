@@ -1,6 +1,6 @@
 import { routes, type Actor, type RouteDef } from "@hearth/contracts";
 import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
-import { createFinanceService } from "../src/app";
+import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb } from "../src/db";
 
 export { contextOf, expectAppError, newActor } from "@hearth/test-kit";
@@ -26,7 +26,7 @@ export const financeBasics: ServiceBasics<FinanceDb, RunningFinance["parts"]> = 
 };
 
 /** The finance service on a fresh, migrated database, listening on a free port. */
-export function startFinance(options: { ledgerImport?: boolean } = {}): Promise<RunningFinance> {
+export function startFinance(options: Pick<FinanceDeps, "ledgerImport" | "syncLease"> = {}): Promise<RunningFinance> {
   return startServiceUnderTest({ ...financeUnderTest, create: (deps) => createFinanceService({ ...deps, ...options }) });
 }
 
@@ -48,4 +48,23 @@ export async function settled(finance: RunningFinance, timeoutMs = 20_000): Prom
     if (Date.now() > deadline) throw new Error(`syncs still open after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Polls `check` until it stops throwing, or fails with its last error. */
+export async function eventually<T>(check: () => Promise<T>, { timeoutMs = 20_000, intervalMs = 25 } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}
+
+/** The account's stored balance rows without their ids and timestamps (what a recompute must reproduce). */
+export async function storedBalances(finance: RunningFinance, accountId: string) {
+  const rows = await finance.db.balance.findMany({ where: { accountId }, orderBy: [{ date: "asc" }, { currency: "asc" }] });
+  return rows.map(({ id: _id, createdAt: _c, updatedAt: _u, ...row }) => row);
 }

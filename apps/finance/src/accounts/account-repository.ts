@@ -6,6 +6,7 @@ import { changedColumns } from "../ledger/column-changes";
 import { dateOf, todayIso } from "../ledger/dates";
 import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
+import { unlinkTransfersOf } from "../transfers/transfer-unlinking";
 
 /** A new account as stored: the currency resolved, the opening balance in minor units on its date. */
 export type NewAccount = Omit<BodyOf<"accounts.create">["account"], "currency" | "balance" | "opening_balance_date"> & {
@@ -85,9 +86,17 @@ export function createAccountRepository(db: FinanceDb) {
       });
     },
 
+    /**
+     * One statement guarded by the state it may change: an account scheduled for deletion (a DELETE
+     * committed between our read and our write) is not found, never re-enabled.
+     */
     async update(familyId: string, id: string, changes: AccountChanges) {
-      const current = await findAccount(db, familyId, id);
-      return db.account.update({ where: { id: current.id }, data: changedColumns(changes, CHANGE_COLUMNS) });
+      const [row] = await db.account.updateManyAndReturn({
+        where: { id, familyId, status: { in: visibleStatuses(true) } },
+        data: changedColumns(changes, CHANGE_COLUMNS),
+      });
+      if (!row) throw AppError.notFound("Account");
+      return row;
     },
 
     /** Hidden at once (pending_deletion); the worker removes it and everything it holds afterwards. */
@@ -105,7 +114,10 @@ export function createAccountRepository(db: FinanceDb) {
       return rows.map((row) => row.id);
     },
 
-    /** Removes one account scheduled for deletion (its entries, balances and transfers go with it); false when none is left. */
+    /**
+     * Removes one account scheduled for deletion (its entries, balances and transfers go with it;
+     * the other sides of its transfers become ordinary transactions); false when none is left.
+     */
     async removeOneScheduled(): Promise<boolean> {
       return db.$transaction(
         async (tx) => {
@@ -113,6 +125,7 @@ export function createAccountRepository(db: FinanceDb) {
             SELECT id, family_id FROM accounts WHERE status = 'pending_deletion' LIMIT 1 FOR UPDATE SKIP LOCKED`;
           if (!account) return false;
           const transactions = await tx.entry.count({ where: { accountId: account.id, kind: "transaction" } });
+          await unlinkTransfersOf(tx, account.id);
           await tx.account.delete({ where: { id: account.id } });
           await bumpLedgerVersion(tx, account.family_id);
           await adjustTransactionCount(tx, account.family_id, -transactions);
