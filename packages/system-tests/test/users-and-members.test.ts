@@ -130,6 +130,20 @@ describe("profile", () => {
     expect(JSON.stringify(entries)).not.toContain(newPassword);
   });
 
+  it("counts current_password guesses like logins: 50 in parallel from a stolen session check at most 5, then 429", async () => {
+    const user = await signUpUser(api, "guessed");
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        api.patch("/api/v1/users/me", { user: { password: "Another-horse-7", current_password: `Wrong-pass-${i}` } }, { token: user.accessToken }),
+      ),
+    );
+    const statuses = guesses.map((res) => res.status);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(45);
+    // The account is locked for logins too: the same password, the same allowance.
+    expect((await logIn(api, user.email)).status).toBe(429);
+  });
+
   it("refuses an email that another user has", async () => {
     const user = await signUpUser(api, "dup1");
     const taken = await signUpUser(api, "dup2");

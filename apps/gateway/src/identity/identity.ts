@@ -28,6 +28,7 @@ import { createSessionExpiry } from "./sessions/session-expiry";
 import { createSessionRepository } from "./sessions/session-repository";
 import { createOidcClient } from "./sso/oidc-client";
 import { createRoleSync } from "./sso/role-sync";
+import { createSsoAuthorizeThrottle } from "./sso/sso-authorize-throttle";
 import { createSsoFlows } from "./sso/sso-flows";
 import { createSsoHandlers } from "./sso/sso-handlers";
 import { createSsoIdentityHandlers } from "./sso/sso-identity-handlers";
@@ -70,10 +71,16 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
   const throttle = createLoginThrottle(db);
   const signupThrottle = createSignupThrottle(db, { limit: config.SIGNUP_RATE_LIMIT_REQUESTS, windowSeconds: config.SIGNUP_RATE_LIMIT_WINDOW_SECONDS });
   const issueTokens = createTokenIssuer(sessions, accessTokens, config.REFRESH_TOKEN_TTL_DAYS);
+  // Providers are reached on public addresses only unless the operator allows private ones; https only in production.
+  const oidc = createOidcClient({ allowPrivateAddresses: config.SSO_ALLOW_PRIVATE_ISSUERS, httpsOnly: config.NODE_ENV === "production" });
+  const authorizeThrottle = createSsoAuthorizeThrottle(db, {
+    limit: config.SSO_AUTHORIZE_RATE_LIMIT_REQUESTS,
+    windowSeconds: config.SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS,
+  });
   const flows = createSsoFlows({
     sso,
     box,
-    oidc: createOidcClient(),
+    oidc,
     settings: { publicUrl: config.PUBLIC_URL, appRedirectUris: config.SSO_APP_REDIRECT_URIS },
     syncRole: createRoleSync(members, withIdentityEvents),
     withIdentityEvents,
@@ -96,11 +103,11 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
     ...createMfaHandlers({ mfa, box, secondFactor, withIdentityEvents, throttle }),
     ...createApiKeyHandlers(apiKeys),
     ...createUsageHandlers(apiKeys, rateLimiter),
-    ...createUserHandlers({ users, members, sessions, passwords, withIdentityEvents }),
+    ...createUserHandlers({ users, members, sessions, passwords, throttle, withIdentityEvents }),
     ...createMemberHandlers({ members, sessions, withIdentityEvents }),
     ...createInvitationHandlers(invitations),
-    ...createSsoProviderHandlers({ providers, users, box, flows, withIdentityEvents }),
-    ...createSsoHandlers({ sso, providers, accounts, passwords, throttle, issueTokens, flows, withIdentityEvents }),
+    ...createSsoProviderHandlers({ providers, users, box, flows, oidc, withIdentityEvents }),
+    ...createSsoHandlers({ sso, providers, accounts, passwords, throttle, authorizeThrottle, issueTokens, flows, withIdentityEvents }),
     ...createSsoIdentityHandlers(createSsoIdentityRepository(db), withIdentityEvents),
   };
   const sweeper = createIdentitySweeper(db, {

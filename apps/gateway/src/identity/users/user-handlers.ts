@@ -2,6 +2,7 @@ import { AppError, type AuditChanges } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import { FILTERED } from "../audit/identity-event";
 import type { WithIdentityEvents } from "../audit/identity-events";
+import type { LoginThrottle } from "../auth/login-throttle";
 import { NO_PASSWORD, type PasswordHasher } from "../auth/passwords";
 import { requireActor, type LocalHandler } from "../local-handlers";
 import { requireAnotherActiveAdmin } from "../members/family-admins";
@@ -15,11 +16,13 @@ export interface UserHandlerDeps {
   members: MemberRepository;
   sessions: SessionRepository;
   passwords: PasswordHasher;
+  /** current_password is a password guess like a login's: counted against the account and the IP the same way. */
+  throttle: LoginThrottle;
   withIdentityEvents: WithIdentityEvents;
 }
 
 /** The signed-in user's own record: read, update, delete, opt in to AI. */
-export function createUserHandlers({ users, members, sessions, passwords, withIdentityEvents }: UserHandlerDeps) {
+export function createUserHandlers({ users, members, sessions, passwords, throttle, withIdentityEvents }: UserHandlerDeps) {
   const me: LocalHandler<"users.me"> = async ({ actor }) => ({ user: toUserResource(await users.find(requireActor(actor).userId)) });
 
   /** Sure's opt-in to the AI assistant; idempotent. */
@@ -34,8 +37,11 @@ export function createUserHandlers({ users, members, sessions, passwords, withId
     if (hasPassword && (wanted.password !== undefined || wanted.email !== undefined) && !wanted.current_password) {
       throw AppError.validation(["Current password is required to change the email or password"]);
     }
-    if (hasPassword && wanted.current_password !== undefined && !(await passwords.verify(user.passwordHash, wanted.current_password))) {
-      throw AppError.validation(["Current password is invalid"]);
+    if (hasPassword && wanted.current_password !== undefined) {
+      // Counted before it is checked (429 while locked), so a stolen session cannot guess the password here.
+      await throttle.admitLogin(user.email, request.ipAddress);
+      if (!(await passwords.verify(user.passwordHash, wanted.current_password))) throw AppError.validation(["Current password is invalid"]);
+      await throttle.recordSuccess(user.email, request.ipAddress);
     }
     const changes: AuditChanges = {};
     const data: UserChanges = {};
