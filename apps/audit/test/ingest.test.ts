@@ -79,4 +79,28 @@ describe("audit events.ingest", () => {
     const unstorable = auditEvent({ familyId: randomUUID(), request: { ipAddress: null, userAgent: "Agent\u0000", requestId: null } });
     await expectAppError(ingest([unstorable]), "validation_failed");
   });
+
+  it("refuses an event the database will not store as validation_failed naming it, so the relay can set it aside; the rest of the batch is stored", async () => {
+    // A refusal no retry can cure, made by the real database (a constraint only this test adds).
+    await audit.db.$executeRawUnsafe(`ALTER TABLE audit_log_entries ADD CONSTRAINT test_refuses CHECK (user_agent IS DISTINCT FROM 'refused-by-db')`);
+    try {
+      const good = auditEvent({ familyId: randomUUID() });
+      const refused = auditEvent({ familyId: randomUUID(), request: { ipAddress: null, userAgent: "refused-by-db", requestId: null } });
+      const error = await expectAppError(ingest([good, refused]), "validation_failed");
+      expect(error.errors).toEqual([expect.stringContaining(refused.eventId)]);
+      expect(await countOf([good])).toBe(1);
+      expect(await countOf([refused])).toBe(0);
+      // Idempotent by event id: the good event, sent again on its own, is a duplicate.
+      expect(await ingest([good])).toEqual({ stored: 0, duplicates: 1 });
+    } finally {
+      await audit.db.$executeRawUnsafe(`ALTER TABLE audit_log_entries DROP CONSTRAINT test_refuses`);
+    }
+  });
+
+  it("refuses an event with text over the contract's limits (the relay dead-letters it; nothing oversized is stored)", async () => {
+    const oversized = { ...auditEvent({ familyId: randomUUID() }), userAgent: "x".repeat(10_000) };
+    const error = await expectAppError(ingest([oversized]), "validation_failed");
+    expect(error.errors?.join(" ")).toMatch(/512/);
+    expect(await countOf([oversized])).toBe(0);
+  });
 });

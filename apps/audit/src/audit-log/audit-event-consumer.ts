@@ -1,17 +1,19 @@
-import { AUDIT_TOPICS, AuditEventSchema, withoutNul, type AuditEvent } from "@hearth/contracts";
-
-// An event PostgreSQL cannot store (a NUL in a string) is as invalid as malformed JSON: skipped, never retried forever.
-const StorableAuditEventSchema = withoutNul(AuditEventSchema);
+import { AUDIT_DEAD_LETTER_TOPIC, AUDIT_TOPICS, AuditEventSchema, withoutNul, type AuditEvent } from "@hearth/contracts";
 import type { Logger } from "@hearth/service-kit";
-import { createKafka, startKafkaConsumer } from "@hearth/service-kit/events";
+import { createKafka, startKafkaConsumer, type ConsumedMessage } from "@hearth/service-kit/events";
 import type { AuditLogRepository } from "./audit-log-repository";
+
+// An event PostgreSQL cannot store (a NUL in a string) is as invalid as malformed JSON: dead-lettered, never retried forever.
+const StorableAuditEventSchema = withoutNul(AuditEventSchema);
 
 export const AUDIT_CONSUMER_GROUP = "hearth-audit";
 
 /**
  * Consumes the audit topics and stores each event once. Offsets are committed after the
- * store, so a crash means redelivery, which the unique event id absorbs. A message that is
- * not a valid event can never become one: it is logged in full and skipped, not retried forever.
+ * store, so a crash means redelivery, which the unique event id absorbs. A message that can
+ * never be stored (not JSON, not a valid event, refused by the database) goes to the
+ * dead-letter topic with the reason, logged, and the messages behind it go on; only failures
+ * that may pass (database down) hold the partition until they do.
  */
 export function startAuditEventConsumer(options: { brokers: string[]; repository: AuditLogRepository; log: Logger; groupId?: string }) {
   const log = options.log.child({ component: "audit-consumer" });
@@ -19,28 +21,34 @@ export function startAuditEventConsumer(options: { brokers: string[]; repository
     kafka: createKafka(options.brokers, "hearth-audit", log),
     groupId: options.groupId ?? AUDIT_CONSUMER_GROUP,
     topics: AUDIT_TOPICS,
+    deadLetterTopic: AUDIT_DEAD_LETTER_TOPIC,
     log,
-    handleBatch: async (messages) => {
-      const events: AuditEvent[] = [];
+    handleBatch: async (messages, deadLetter) => {
+      const events: { event: AuditEvent; message: ConsumedMessage }[] = [];
       for (const message of messages) {
-        const parsed = StorableAuditEventSchema.safeParse(safeJson(message.value));
-        if (parsed.success) events.push(parsed.data);
-        else
-          log.error(
-            { topic: message.topic, partition: message.partition, offset: message.offset, value: message.value, issues: parsed.error.issues },
-            "skipping invalid audit event",
-          );
+        const parsed = parseEvent(message.value);
+        if (parsed.ok) events.push({ event: parsed.event, message });
+        else deadLetter(message, parsed.error);
       }
-      const result = await options.repository.store(events);
-      log.debug(result, "audit events stored");
+      const result = await options.repository.storeEach(events.map(({ event }) => event));
+      for (const { event, error } of result.refused) {
+        const from = events.find((candidate) => candidate.event === event);
+        if (from) deadLetter(from.message, `refused by the database: ${error}`);
+      }
+      log.debug({ stored: result.stored, duplicates: result.duplicates, refused: result.refused.length }, "audit events stored");
     },
   });
 }
 
-function safeJson(value: string): unknown {
+function parseEvent(value: string): { ok: true; event: AuditEvent } | { ok: false; error: string } {
+  let json: unknown;
   try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
+    json = JSON.parse(value);
+  } catch (err) {
+    return { ok: false, error: `not JSON: ${err instanceof Error ? err.message : String(err)}` };
   }
+  const parsed = StorableAuditEventSchema.safeParse(json);
+  if (parsed.success) return { ok: true, event: parsed.data };
+  const issues = parsed.error.issues.map((issue) => `${issue.path.map(String).join(".") || "(event)"}: ${issue.message}`);
+  return { ok: false, error: `not a valid audit event: ${issues.join("; ")}` };
 }

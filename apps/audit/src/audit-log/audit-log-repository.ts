@@ -1,6 +1,7 @@
 import type { AuditEvent, QueryOf } from "@hearth/contracts";
 import type { AuditDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
+import { isDataRefusal, refusalText } from "./store-refusal";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,13 +27,46 @@ function toRow(event: AuditEvent): Prisma.AuditLogEntryCreateManyInput {
   };
 }
 
+/** An event the database refused for its data, with the database's reason. */
+export interface RefusedEvent {
+  event: AuditEvent;
+  error: string;
+}
+
 export function createAuditLogRepository(db: AuditDb) {
+  /** Stores events once each: a redelivered event id is skipped (ON CONFLICT DO NOTHING). */
+  async function store(events: AuditEvent[]) {
+    if (events.length === 0) return { stored: 0, duplicates: 0 };
+    const { count } = await db.auditLogEntry.createMany({ data: events.map(toRow), skipDuplicates: true });
+    return { stored: count, duplicates: events.length - count };
+  }
+
   return {
-    /** Stores events once each: a redelivered event id is skipped (ON CONFLICT DO NOTHING). */
-    async store(events: AuditEvent[]) {
-      if (events.length === 0) return { stored: 0, duplicates: 0 };
-      const { count } = await db.auditLogEntry.createMany({ data: events.map(toRow), skipDuplicates: true });
-      return { stored: count, duplicates: events.length - count };
+    store,
+
+    /**
+     * Stores what the database takes, in one statement while it takes them all; when it refuses
+     * the data of a batch, each event alone, so one bad event never holds back the others.
+     * Returns the refused events; throws only for failures that may pass (database down).
+     */
+    async storeEach(events: AuditEvent[]): Promise<{ stored: number; duplicates: number; refused: RefusedEvent[] }> {
+      try {
+        return { ...(await store(events)), refused: [] };
+      } catch (err) {
+        if (!isDataRefusal(err)) throw err;
+      }
+      const outcome = { stored: 0, duplicates: 0, refused: [] as RefusedEvent[] };
+      for (const event of events) {
+        try {
+          const { stored, duplicates } = await store([event]);
+          outcome.stored += stored;
+          outcome.duplicates += duplicates;
+        } catch (err) {
+          if (!isDataRefusal(err)) throw err;
+          outcome.refused.push({ event, error: refusalText(err) });
+        }
+      }
+      return outcome;
     },
 
     /** Newest first, scoped to the caller's family, with the spec's filters. */

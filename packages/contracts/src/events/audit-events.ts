@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { TimestampSchema, UuidSchema } from "../primitives";
+import { AUDIT_CHANGES_MAX_BYTES, AUDIT_TEXT_LIMITS, utf8Bytes } from "./audit-limits";
+
+export * from "./audit-limits";
 
 /** Spec section 6: every SSO audit event type with its severity. */
 export const AUDIT_EVENT_SEVERITY = {
@@ -42,15 +45,17 @@ export function auditTopicOf(eventType: AuditEventType): string {
   return `hearth.audit.${eventType.split(".")[0] as AuditEventFamily}`;
 }
 export const AUDIT_TOPICS = AUDIT_EVENT_FAMILIES.map((family) => `hearth.audit.${family}`);
+/**
+ * Where an audit event that can never be delivered or stored goes, with the error in its
+ * headers: the gateway's relay (refused at publish) and the audit consumer (refused at store).
+ */
+export const AUDIT_DEAD_LETTER_TOPIC = "hearth.audit.dead-letters";
 
 export const ChangesSchema = z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() }));
 export type AuditChanges = z.infer<typeof ChangesSchema>;
 
-/**
- * An audit event as stored in the outbox, sent over Kafka and kept by the audit service.
- * Versioned because it outlives the code that wrote it.
- */
-export const AuditEventSchema = z.object({
+/** The event's fields as stored and listed: entries written before the caps below may be longer. */
+const StoredAuditEventSchema = z.object({
   version: z.literal(1),
   eventId: UuidSchema,
   eventType: AuditEventTypeSchema,
@@ -70,6 +75,29 @@ export const AuditEventSchema = z.object({
   action: z.string(),
   resource: z.string(),
 });
+
+const text = (field: keyof typeof AUDIT_TEXT_LIMITS) =>
+  z.string().max(AUDIT_TEXT_LIMITS[field], { message: `must be at most ${AUDIT_TEXT_LIMITS[field]} characters` });
+
+/**
+ * An audit event as stored in the outbox, sent over Kafka and kept by the audit service.
+ * Versioned because it outlives the code that wrote it. Its text is capped (AUDIT_TEXT_LIMITS;
+ * buildAuditEvent cuts to fit) so one event can never outgrow a receiver's limits.
+ */
+export const AuditEventSchema = StoredAuditEventSchema.extend({
+  user: z.object({ id: UuidSchema, email: text("email") }).nullable(),
+  provider: text("provider").nullable(),
+  ipAddress: text("ipAddress").nullable(),
+  userAgent: text("userAgent").nullable(),
+  sessionId: text("sessionId").nullable(),
+  requestId: text("requestId").nullable(),
+  error: text("error").nullable(),
+  changes: ChangesSchema.refine((changes) => utf8Bytes(JSON.stringify(changes)) <= AUDIT_CHANGES_MAX_BYTES, {
+    message: `must be at most ${AUDIT_CHANGES_MAX_BYTES} bytes as JSON`,
+  }).nullable(),
+  action: text("action"),
+  resource: text("resource"),
+});
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 
 /**
@@ -79,7 +107,7 @@ export type AuditEvent = z.infer<typeof AuditEventSchema>;
 export const AuditLogEntrySchema = z.object({
   id: UuidSchema,
   timestamp: TimestampSchema,
-  ...AuditEventSchema.pick({
+  ...StoredAuditEventSchema.pick({
     eventType: true,
     severity: true,
     user: true,
@@ -95,7 +123,7 @@ export const AuditLogEntrySchema = z.object({
     resource: true,
   }).shape,
   // Stored entries always carry it; the default only serves events written before it existed.
-  providerId: AuditEventSchema.shape.providerId.unwrap(),
+  providerId: StoredAuditEventSchema.shape.providerId.unwrap(),
 });
 export type AuditLogEntry = z.infer<typeof AuditLogEntrySchema>;
 

@@ -1,5 +1,10 @@
 export { enqueueAuditEvent, OUTBOX_TABLE, type SqlExecutor } from "./outbox";
 export { OutboxRelay, type EventPublisher, type OutboxMessage, type OutboxRelayOptions } from "./relay";
-export { KafkaPublisher, createKafka, ensureTopics, startKafkaConsumer, type ConsumedMessage, type KafkaConsumerOptions, type RunningConsumer } from "./kafka";
+export { countDeadLetters, RELAY_CLAIM_LOCK } from "./outbox-queries";
+export { DEFAULT_MAX_BATCH_BYTES } from "./batching";
+export type { StallDiagnosis, StallReason } from "./relay-stall";
+export { KafkaPublisher, createKafka, ensureTopics, isRefusedRecordError } from "./kafka";
+export { startKafkaConsumer, type ConsumedMessage, type DeadLetterMessage, type KafkaConsumerOptions, type RunningConsumer } from "./kafka-consumer";
+export { deadLetterMessage, type DeadLetter, type DeadLetterSource } from "./dead-letter-record";
 export { buildAuditEvent, type AuditEventInput } from "./audit-event-builder";
-export { AuditServicePublisher } from "./audit-service-publisher";
+export { AuditServicePublisher, isRefusedByAuditService } from "./audit-service-publisher";

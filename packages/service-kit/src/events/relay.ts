@@ -1,5 +1,8 @@
 import type { Logger } from "pino";
 import type pg from "pg";
+import { DEFAULT_MAX_BATCH_BYTES, chunkByBytes } from "./batching";
+import { RELAY_CLAIM_LOCK, countDeadLetters, markPublished, moveToDeadLetters, purgePublishedBefore, readPublishable, tryClaimRelay } from "./outbox-queries";
+import { diagnoseStall, type StallDiagnosis } from "./relay-stall";
 
 export interface OutboxMessage {
   id: bigint;
@@ -14,6 +17,14 @@ export interface OutboxMessage {
 export interface EventPublisher {
   readonly name: string;
   publish(messages: OutboxMessage[]): Promise<void>;
+  /**
+   * True when the receiver refused the batch for what it holds (an invalid event, one too
+   * large): sending it again as it is can never work. Anything else (down, timed out,
+   * unauthorised) may pass and is retried.
+   */
+  isPermanentRejection?(err: unknown): boolean;
+  /** Also reports a dead-lettered event where consumers of this publisher look (a Kafka topic). */
+  publishDeadLetter?(message: OutboxMessage, error: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,46 +33,70 @@ export interface OutboxRelayOptions {
   publisher: EventPublisher;
   log: Logger;
   batchSize?: number;
+  /** Bytes one publish call may carry (see DEFAULT_MAX_BATCH_BYTES). */
+  maxBatchBytes?: number;
   idleDelayMs?: number;
   maxBackoffMs?: number;
   /** How long published rows are kept (for inspection and replay) before they are purged. */
   retainPublishedMs?: number;
+  /**
+   * How long a relay's claim may sit idle in its transaction (a publish call in flight)
+   * before PostgreSQL ends the session and frees the claim for another relay: a hung relay
+   * never holds the others back for longer. Longer than any publish call takes.
+   */
+  claimTimeoutMs?: number;
+  /** An unpublished event older than this is a stall, logged with its cause. */
+  stallAfterMs?: number;
+  /** How often the running relay looks for a stall. */
+  stallCheckIntervalMs?: number;
 }
 
-interface OutboxRow {
-  id: string;
-  event_id: string;
-  topic: string;
-  message_key: string;
-  payload: unknown;
-  headers: Record<string, string>;
-}
+const PURGE_INTERVAL_MS = 3600_000;
+const MAX_ERROR_TEXT = 2000;
 
 /**
- * Publishes the outbox in id order, in batches. It reads only rows older than the oldest
- * transaction still running in this database: a BIGSERIAL id is
- * assigned at insert but visible at commit, so reading `id > last` alone would skip rows
- * of transactions that commit late. A row is marked published only after the publisher
- * acknowledged it; a crash in between re-sends it, and consumers dedupe by event id.
- * Failures back off exponentially; nothing is dropped.
+ * Publishes the outbox in id order, in batches: rows older than the oldest transaction still
+ * running in this database (see readPublishable), in publish calls bounded by count and bytes.
+ *
+ * With several gateway instances on one database, each batch is read, published and marked
+ * under a transaction-scoped claim (an advisory lock): one relay publishes at a time, the
+ * others stand by, so every event goes out once, in order. A row is marked published only
+ * after the publisher acknowledged it; a crash in between re-sends it, and consumers dedupe
+ * by event id.
+ *
+ * A batch the receiver refuses for what it holds is split until the event it cannot take is
+ * found; that event moves to `outbox_dead_letters` with the error (and the publisher's dead-letter
+ * channel), logged at error level, and the events behind it go on. Failures that may pass
+ * (receiver down) back off exponentially and dead-letter nothing.
  */
-const PURGE_INTERVAL_MS = 3600_000;
-
 export class OutboxRelay {
+  /** The advisory lock keys of the relay claim (for tests and operators reading pg_locks). */
+  static readonly CLAIM_LOCK = RELAY_CLAIM_LOCK;
+
   private running = false;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private readonly batchSize: number;
+  private readonly maxBatchBytes: number;
   private readonly idleDelayMs: number;
   private readonly maxBackoffMs: number;
   private readonly retainPublishedMs: number;
+  private readonly claimTimeoutMs: number;
+  private readonly stallAfterMs: number;
+  private readonly stallCheckIntervalMs: number;
   private lastPurgeAt = 0;
+  private lastStallCheckAt = 0;
+  private lastError: string | null = null;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
+    this.maxBatchBytes = options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES;
     this.idleDelayMs = options.idleDelayMs ?? 250;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.retainPublishedMs = options.retainPublishedMs ?? 7 * 24 * 3600_000;
+    this.claimTimeoutMs = options.claimTimeoutMs ?? 120_000;
+    this.stallAfterMs = options.stallAfterMs ?? 60_000;
+    this.stallCheckIntervalMs = options.stallCheckIntervalMs ?? 15_000;
   }
 
   start(): void {
@@ -81,61 +116,138 @@ export class OutboxRelay {
     await this.loop;
   }
 
-  /** Publishes everything currently publishable once; returns how many were published. */
+  /**
+   * Publishes everything currently publishable once, if no other relay holds the claim;
+   * returns how many events it handled (published or dead-lettered).
+   */
   async drainOnce(): Promise<number> {
-    const rows = await this.readBatch();
-    if (rows.length === 0) return 0;
-    await this.options.publisher.publish(rows);
-    await this.options.pool.query("UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])", [rows.map((r) => r.id.toString())]);
-    return rows.length;
+    const client = await this.options.pool.connect();
+    let broken: Error | undefined;
+    let publisherFailure: unknown;
+    // PostgreSQL ending the session while a publish call is in flight (the claim timeout)
+    // arrives as an 'error' event, which would crash the process without a listener.
+    const onSessionError = (err: Error) => (broken = err);
+    client.on("error", onSessionError);
+    try {
+      await client.query("BEGIN");
+      await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.round(this.claimTimeoutMs))}`);
+      if (!(await tryClaimRelay(client))) {
+        await client.query("ROLLBACK");
+        return 0;
+      }
+      const rows = await readPublishable(client, this.batchSize);
+      let handled = 0;
+      try {
+        for (const chunk of chunkByBytes(rows, this.maxBatchBytes)) handled += await this.deliver(client, chunk);
+      } catch (err) {
+        if (!(err instanceof PublishFailed)) throw err;
+        publisherFailure = err.cause;
+        // Keeps what was delivered before the failure marked; the rest is retried.
+        await client.query("COMMIT");
+        this.lastError = errorText(err.cause);
+        throw err.cause;
+      }
+      await client.query("COMMIT");
+      this.lastError = null;
+      return handled;
+    } catch (err) {
+      if (err !== publisherFailure) {
+        // A database failure: the session may be unusable (PostgreSQL ends it after the claim timeout), so it is not reused.
+        broken = err instanceof Error ? err : new Error(String(err));
+        this.lastError = errorText(err);
+        await client.query("ROLLBACK").catch(() => {});
+      }
+      throw err;
+    } finally {
+      client.off("error", onSessionError);
+      client.release(broken);
+    }
   }
 
   /** Deletes published rows older than the retention; unpublished rows are never touched. */
   async purgePublished(now = Date.now()): Promise<number> {
-    const result = await this.options.pool.query("DELETE FROM outbox_events WHERE published_at IS NOT NULL AND published_at < $1", [
-      new Date(now - this.retainPublishedMs),
-    ]);
+    const purged = await purgePublishedBefore(this.options.pool, new Date(now - this.retainPublishedMs));
     this.lastPurgeAt = now;
-    return result.rowCount ?? 0;
+    return purged;
   }
 
-  private async readBatch(): Promise<OutboxMessage[]> {
-    const { rows } = await this.options.pool.query<OutboxRow>(
-      // The oldest transaction still running *in this database* (by age of its xid) holds back
-      // every row written at or after it. The snapshot's xmin would do, but it is cluster-wide:
-      // any long transaction in another database (another service, a test) stalled the relay.
-      `WITH oldest_running AS (
-         SELECT coalesce(max(age(backend_xid)), -1) AS xid_age
-           FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL)
-       SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events, oldest_running
-        WHERE published_at IS NULL AND age((txid % 4294967296)::text::xid) > oldest_running.xid_age
-        ORDER BY id LIMIT $1`,
-      [this.batchSize],
+  /** How many events wait in `outbox_dead_letters` for an operator. */
+  deadLetterCount(): Promise<number> {
+    return countDeadLetters(this.options.pool);
+  }
+
+  /**
+   * Logs a warning when the oldest unpublished event has waited longer than `stallAfterMs`,
+   * with how long and why (an old open transaction, another relay's claim, a failing
+   * publisher, a backlog); returns that diagnosis, or null when nothing is stalled.
+   */
+  async checkForStall(): Promise<StallDiagnosis | null> {
+    this.lastStallCheckAt = Date.now();
+    const stall = await diagnoseStall(this.options.pool, this.stallAfterMs, this.lastError);
+    if (stall) {
+      this.options.log.warn(
+        {
+          publisher: this.options.publisher.name,
+          reason: stall.reason,
+          waiting_ms: stall.waitingMs,
+          pending: stall.pending,
+          oldest_event_id: stall.oldestEventId,
+          ...(stall.blocker ? { blocker: stall.blocker } : {}),
+          ...(stall.claimHolder ? { claim_holder: stall.claimHolder } : {}),
+          ...(stall.lastError ? { last_error: stall.lastError } : {}),
+        },
+        `outbox relay stalled: the oldest unpublished event has waited ${Math.round(stall.waitingMs / 1000)}s (${stall.reason})`,
+      );
+    }
+    return stall;
+  }
+
+  /** Publishes a run of messages; a permanent refusal is narrowed down by halves to the event(s) refused. */
+  private async deliver(client: pg.PoolClient, messages: OutboxMessage[]): Promise<number> {
+    try {
+      await this.options.publisher.publish(messages);
+    } catch (err) {
+      if (!this.options.publisher.isPermanentRejection?.(err)) throw new PublishFailed(err);
+      const [only] = messages;
+      if (messages.length === 1 && only) {
+        await this.deadLetter(client, only, errorText(err));
+        return 1;
+      }
+      const half = Math.ceil(messages.length / 2);
+      return (await this.deliver(client, messages.slice(0, half))) + (await this.deliver(client, messages.slice(half)));
+    }
+    await markPublished(client, messages);
+    return messages.length;
+  }
+
+  private async deadLetter(client: pg.PoolClient, message: OutboxMessage, error: string): Promise<void> {
+    await this.options.publisher.publishDeadLetter?.(message, error).catch((err: unknown) => {
+      throw new PublishFailed(err);
+    });
+    await moveToDeadLetters(client, message, error);
+    this.options.log.error(
+      { event_id: message.eventId, topic: message.topic, key: message.key, publisher: this.options.publisher.name, error },
+      "outbox event dead-lettered: the receiver refused it; it is kept in outbox_dead_letters and the events behind it go on",
     );
-    return rows.map((row) => ({
-      id: BigInt(row.id),
-      eventId: row.event_id,
-      topic: row.topic,
-      key: row.message_key,
-      payload: row.payload,
-      headers: row.headers,
-    }));
   }
 
   private async run(): Promise<void> {
     let backoff = 0;
     while (this.running) {
-      let published = 0;
+      let handled = 0;
       try {
-        published = await this.drainOnce();
-        if (published === 0 && Date.now() - this.lastPurgeAt > PURGE_INTERVAL_MS) await this.purgePublished();
+        handled = await this.drainOnce();
+        if (handled === 0 && Date.now() - this.lastPurgeAt > PURGE_INTERVAL_MS) await this.purgePublished();
         if (backoff > 0) this.options.log.info({ publisher: this.options.publisher.name }, "outbox relay recovered");
         backoff = 0;
       } catch (err) {
         backoff = Math.min(backoff === 0 ? 200 : backoff * 2, this.maxBackoffMs);
         this.options.log.warn({ err, publisher: this.options.publisher.name, retry_in_ms: backoff }, "outbox relay could not publish; will retry");
       }
-      if (published === this.batchSize && backoff === 0) continue;
+      if (Date.now() - this.lastStallCheckAt >= this.stallCheckIntervalMs) {
+        await this.checkForStall().catch((err: unknown) => this.options.log.warn({ err }, "outbox relay could not check for a stall"));
+      }
+      if (handled === this.batchSize && backoff === 0) continue;
       await this.sleep(backoff || this.idleDelayMs);
     }
   }
@@ -150,4 +262,21 @@ export class OutboxRelay {
       this.wake = done;
     });
   }
+}
+
+/** A publisher failure that may pass (carried past the dead-letter narrowing to the drain). */
+class PublishFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super("publish failed", { cause });
+  }
+}
+
+/** An error as a dead letter records it: its code (kafkajs type, AppError code), message and details, cut short. */
+function errorText(err: unknown): string {
+  const { type, code, errors } = (typeof err === "object" && err !== null ? err : {}) as { type?: unknown; code?: unknown; errors?: unknown };
+  const label = typeof type === "string" ? type : typeof code === "string" ? code : null;
+  const message = err instanceof Error ? err.message : String(err);
+  const details = Array.isArray(errors) ? errors.map(String).join("; ") : "";
+  const text = [label, message, details && !message.includes(details) ? details : null].filter(Boolean).join(": ");
+  return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
 }

@@ -1,60 +1,25 @@
-import { randomUUID } from "node:crypto";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OutboxRelay, type EventPublisher, type OutboxMessage } from "../../src/events/relay";
-import { ADMIN_URL, cleanup, freshDatabaseUrl } from "../migrations/helpers";
-
-// The same table the gateway's migration creates (the relay is written against it).
-const OUTBOX_DDL = `
-  CREATE TABLE outbox_events (
-    id BIGSERIAL PRIMARY KEY,
-    txid BIGINT NOT NULL DEFAULT txid_current(),
-    event_id UUID NOT NULL UNIQUE,
-    topic TEXT NOT NULL,
-    message_key TEXT NOT NULL,
-    payload JSONB NOT NULL,
-    headers JSONB NOT NULL DEFAULT '{}',
-    created_at TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    published_at TIMESTAMPTZ(3))`;
-
-/** Records what it is given; can be told to fail, as a broker that is down would. */
-class RecordingPublisher implements EventPublisher {
-  readonly name = "recording";
-  readonly published: OutboxMessage[] = [];
-  failing = false;
-  async publish(messages: OutboxMessage[]): Promise<void> {
-    if (this.failing) throw new Error("broker down");
-    this.published.push(...messages);
-  }
-  async close(): Promise<void> {}
-}
+import { OutboxRelay } from "../../src/events/relay";
+import { ADMIN_URL, cleanup } from "../migrations/helpers";
+import { RecordingPublisher, capturingLogger, insertEvent as insertInto, outboxDatabase } from "./outbox-db";
 
 let pool: pg.Pool;
 let publisher: RecordingPublisher;
 let relay: OutboxRelay;
 
-async function insertEvent(client: pg.Pool | pg.PoolClient = pool, label = "e"): Promise<string> {
-  const eventId = randomUUID();
-  await client.query("INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES ($1, 'hearth.audit.auth', 'fam', $2)", [
-    eventId,
-    JSON.stringify({ label }),
-  ]);
-  return eventId;
-}
+const insertEvent = (client: pg.Pool | pg.PoolClient = pool, label = "e") => insertInto(client, { label });
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: freshDatabaseUrl() });
-  const { ensureDatabase } = await import("../../src/migrations/ensure-database");
-  await ensureDatabase(pool.options.connectionString as string);
-  await pool.query(OUTBOX_DDL);
+  pool = await outboxDatabase();
 });
 afterAll(async () => {
   await pool.end();
   await cleanup();
 });
 beforeEach(async () => {
-  await pool.query("TRUNCATE outbox_events");
+  await pool.query("TRUNCATE outbox_events, outbox_dead_letters");
   publisher = new RecordingPublisher();
   relay = new OutboxRelay({ pool, publisher, log: pino({ level: "silent" }), batchSize: 2, retainPublishedMs: 60_000 });
 });
@@ -133,5 +98,88 @@ describe("OutboxRelay", () => {
     expect(await relay.purgePublished()).toBe(1);
     const { rows } = await pool.query("SELECT event_id FROM outbox_events ORDER BY id");
     expect(rows.map((r) => r.event_id)).toEqual([recent, pending]);
+  });
+});
+
+describe("OutboxRelay with events a receiver can never take", () => {
+  const deadLetters = () =>
+    pool
+      .query<{ event_id: string; topic: string; message_key: string; payload: unknown; error: string }>(
+        "SELECT event_id, topic, message_key, payload, error FROM outbox_dead_letters ORDER BY id",
+      )
+      .then((r) => r.rows);
+
+  it("splits a batch into calls bounded by bytes, so large events never exceed the receiver's body limit", async () => {
+    relay = new OutboxRelay({ pool, publisher, log: pino({ level: "silent" }), batchSize: 100, maxBatchBytes: 100_000 });
+    publisher.maxCallBytes = 120_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await insertInto(pool, { label: `big-${i}`, text: "x".repeat(40_000) }));
+    expect(await relay.drainOnce()).toBe(10);
+    expect(publisher.published.map((m) => m.eventId)).toEqual(ids);
+    expect(publisher.calls.length).toBeGreaterThanOrEqual(4);
+    for (const call of publisher.calls) expect(Buffer.byteLength(JSON.stringify(call.map((m) => m.payload)))).toBeLessThanOrEqual(100_000);
+    expect(await deadLetters()).toEqual([]);
+  });
+
+  it("moves a poison event to the dead letters with its error, logs it, and delivers the events behind it in order", async () => {
+    const { log, lines } = capturingLogger();
+    relay = new OutboxRelay({ pool, publisher, log, batchSize: 100 });
+    const before = [await insertEvent(), await insertEvent()];
+    const poison = await insertInto(pool, { label: "poison" }, "fam-p");
+    const after = [await insertEvent(), await insertEvent(), await insertEvent()];
+    publisher.poison = (m) => (m.payload as { label?: string }).label === "poison";
+
+    expect(await relay.drainOnce()).toBe(6);
+    expect(publisher.published.map((m) => m.eventId)).toEqual([...before, ...after]);
+    expect(await deadLetters()).toEqual([
+      { event_id: poison, topic: "hearth.audit.auth", message_key: "fam-p", payload: { label: "poison" }, error: expect.stringContaining("validation_failed") },
+    ]);
+    expect(await relay.deadLetterCount()).toBe(1);
+    // Handed to the publisher's own dead-letter channel (a Kafka topic), and logged at error level with the event id.
+    expect(publisher.deadLetters.map((d) => d.message.eventId)).toEqual([poison]);
+    expect(lines.filter((line) => line.level === 50 && line["event_id"] === poison)).toHaveLength(1);
+    const { rows } = await pool.query("SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL");
+    expect(rows[0].n).toBe(0);
+    expect(await relay.drainOnce()).toBe(0);
+  });
+
+  it("dead-letters a single event that is over the receiver's limit on its own", async () => {
+    relay = new OutboxRelay({ pool, publisher, log: pino({ level: "silent" }), batchSize: 100, maxBatchBytes: 50_000 });
+    publisher.maxCallBytes = 60_000;
+    const small = await insertEvent();
+    const huge = await insertInto(pool, { text: "x".repeat(70_000) });
+    const last = await insertEvent();
+    expect(await relay.drainOnce()).toBe(3);
+    expect(publisher.published.map((m) => m.eventId)).toEqual([small, last]);
+    expect((await deadLetters()).map((d) => [d.event_id, d.error])).toEqual([[huge, expect.stringContaining("payload_too_large")]]);
+  });
+
+  it("never dead-letters on a failure that may pass (receiver down): it keeps the events and retries", async () => {
+    relay = new OutboxRelay({ pool, publisher, log: pino({ level: "silent" }), batchSize: 100 });
+    const ids = [await insertEvent(), await insertEvent()];
+    publisher.failing = true;
+    await expect(relay.drainOnce()).rejects.toThrow("broker down");
+    await expect(relay.drainOnce()).rejects.toThrow("broker down");
+    expect(await deadLetters()).toEqual([]);
+    publisher.failing = false;
+    expect(await relay.drainOnce()).toBe(2);
+    expect(publisher.published.map((m) => m.eventId)).toEqual(ids);
+  });
+
+  it("keeps what it delivered before a failure that may pass, and resumes after it", async () => {
+    relay = new OutboxRelay({ pool, publisher, log: pino({ level: "silent" }), batchSize: 100, maxBatchBytes: 30_000 });
+    const first = await insertInto(pool, { text: "x".repeat(20_000) });
+    const second = await insertInto(pool, { text: "y".repeat(20_000) });
+    let calls = 0;
+    const publish = publisher.publish.bind(publisher);
+    publisher.publish = async (messages) => {
+      if (++calls === 2) throw new Error("broker down");
+      return publish(messages);
+    };
+    await expect(relay.drainOnce()).rejects.toThrow("broker down");
+    const { rows } = await pool.query("SELECT event_id FROM outbox_events WHERE published_at IS NOT NULL");
+    expect(rows.map((r) => r.event_id)).toEqual([first]);
+    expect(await relay.drainOnce()).toBe(1);
+    expect(publisher.published.map((m) => m.eventId)).toEqual([first, second]);
   });
 });

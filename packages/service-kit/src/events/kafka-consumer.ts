@@ -1,0 +1,195 @@
+import { SpanKind, context, propagation, trace, type Link } from "@opentelemetry/api";
+import type { Consumer, EachBatchPayload, IHeaders, Kafka, Producer } from "kafkajs";
+import type { Logger } from "pino";
+import { deadLetterMessage } from "./dead-letter-record";
+import { ensureTopics } from "./kafka";
+
+const tracer = trace.getTracer("@hearth/service-kit/kafka");
+
+export interface ConsumedMessage {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: string;
+  headers: Record<string, string>;
+}
+
+/** Sets a message aside that can never be handled (unreadable, refused by the store), with why. */
+export type DeadLetterMessage = (message: ConsumedMessage, error: string) => void;
+
+export interface KafkaConsumerOptions {
+  kafka: Kafka;
+  groupId: string;
+  topics: string[];
+  log: Logger;
+  /**
+   * Must be idempotent: a batch may be delivered again after a crash or rebalance. Throwing
+   * means "try again later" (the store is down) and holds the partition; a message that can
+   * never be handled goes to `deadLetter` instead, so the ones behind it go on.
+   */
+  handleBatch: (messages: ConsumedMessage[], deadLetter: DeadLetterMessage) => Promise<void>;
+  /** Where dead-lettered messages are produced (before the batch's offsets are committed); without it they are only logged. */
+  deadLetterTopic?: string;
+}
+
+function headersOf(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) out[name] = first.toString();
+  }
+  return out;
+}
+
+export interface RunningConsumer {
+  /** Resolves once the consumer has joined its group and subscribed (for tests and readiness). */
+  ready: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Consumes whole batches; a batch's offsets are committed only after the handler stored it
+ * (and its dead letters were produced), so a crash means redelivery (deduplicated by the
+ * handler), never loss, and a restart resumes after the last committed batch. Each batch is
+ * processed in a consumer span linked to the producing traces.
+ *
+ * Start-up never blocks or fails the service: a broker that is down (or topics not there
+ * yet) is retried in the background with backoff, and a crash kafkajs will not restart
+ * itself from is restarted here, so an outage only delays consumption.
+ */
+export function startKafkaConsumer(options: KafkaConsumerOptions): RunningConsumer {
+  let stopped = false;
+  let consumer: Consumer | null = null;
+  let markReady: () => void = () => {};
+  const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
+  let restartTimer: NodeJS.Timeout | null = null;
+  const deadLetters = options.deadLetterTopic ? new DeadLetterProducer(options.kafka, options.deadLetterTopic) : null;
+
+  const scheduleRestart = (attempt: number) => {
+    if (stopped) return;
+    const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt, 6));
+    restartTimer = setTimeout(() => void attemptStart(attempt + 1), delay);
+  };
+
+  async function attemptStart(attempt: number): Promise<void> {
+    if (stopped) return;
+    const current = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, retry: { retries: 10 } });
+    consumer = current;
+    current.on(current.events.CRASH, (event) => {
+      const { error, restart } = event.payload as { error: Error; restart: boolean };
+      options.log.error({ err: error, restart }, "kafka consumer crashed");
+      if (!restart && !stopped) void current.disconnect().finally(() => scheduleRestart(0));
+    });
+    try {
+      await ensureTopics(options.kafka, options.deadLetterTopic ? [...options.topics, options.deadLetterTopic] : options.topics);
+      await current.connect();
+      await current.subscribe({ topics: options.topics, fromBeginning: true });
+      await current.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => processBatch(options, deadLetters, payload) });
+      options.log.info({ groupId: options.groupId, topics: options.topics }, "kafka consumer running");
+      markReady();
+    } catch (err) {
+      options.log.warn({ err, attempt }, "kafka consumer could not start yet; retrying");
+      await current.disconnect().catch(() => {});
+      scheduleRestart(attempt);
+    }
+  }
+
+  void attemptStart(0);
+  return {
+    ready: () => readyPromise,
+    async stop() {
+      stopped = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      await consumer?.disconnect().catch(() => {});
+      await deadLetters?.close();
+    },
+  };
+}
+
+/** Produces dead letters with a producer of its own, connected on first use. */
+class DeadLetterProducer {
+  private readonly producer: Producer;
+  private connected: Promise<void> | null = null;
+
+  constructor(
+    kafka: Kafka,
+    readonly topic: string,
+  ) {
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  }
+
+  async send(letters: { message: ConsumedMessage; error: string }[]): Promise<void> {
+    this.connected ??= this.producer.connect().catch((err: unknown) => {
+      this.connected = null;
+      throw err;
+    });
+    await this.connected;
+    await this.producer.send({
+      acks: -1,
+      topic: this.topic,
+      messages: letters.map(({ message, error }) =>
+        deadLetterMessage({
+          source: "audit-consumer",
+          key: message.key,
+          value: message.value,
+          headers: message.headers,
+          error,
+          originalTopic: message.topic,
+          partition: message.partition,
+          offset: message.offset,
+        }),
+      ),
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.connected) await this.producer.disconnect().catch(() => {});
+  }
+}
+
+async function processBatch(
+  options: KafkaConsumerOptions,
+  deadLetters: DeadLetterProducer | null,
+  { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary }: EachBatchPayload,
+): Promise<void> {
+  const last = batch.messages.at(-1);
+  if (!last) return;
+  const messages: ConsumedMessage[] = batch.messages.map((m) => ({
+    topic: batch.topic,
+    partition: batch.partition,
+    offset: m.offset,
+    key: m.key?.toString() ?? null,
+    value: m.value?.toString() ?? "",
+    headers: headersOf(m.headers),
+  }));
+  const links: Link[] = messages
+    .map((m) => trace.getSpanContext(propagation.extract(context.active(), m.headers)))
+    .filter((sc) => sc !== undefined)
+    .map((spanContext) => ({ context: spanContext }));
+  const parent = propagation.extract(context.active(), messages[0]?.headers ?? {});
+  const attributes = { "messaging.system": "kafka", "messaging.destination.name": batch.topic, "messaging.batch.message_count": messages.length };
+  const refused: { message: ConsumedMessage; error: string }[] = [];
+  await tracer.startActiveSpan(`${batch.topic} process`, { kind: SpanKind.CONSUMER, links, attributes }, parent, async (span) => {
+    try {
+      await options.handleBatch(messages, (message, error) => void refused.push({ message, error }));
+    } finally {
+      span.end();
+    }
+  });
+  if (refused.length > 0) {
+    if (deadLetters) await deadLetters.send(refused);
+    for (const { message, error } of refused) {
+      options.log.error(
+        { topic: message.topic, partition: message.partition, offset: message.offset, key: message.key, event_id: message.headers["event-id"], error },
+        deadLetters ? `message dead-lettered to ${deadLetters.topic}` : "message skipped: it can never be handled",
+      );
+    }
+  }
+  resolveOffset(last.offset);
+  // With autoCommit off, commitOffsetsIfNecessary() without offsets commits nothing (kafkajs 2):
+  // the offset to commit is the next one to read.
+  const next = (BigInt(last.offset) + 1n).toString();
+  await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] });
+  await heartbeat();
+}
