@@ -1,4 +1,4 @@
-import { buildServiceRouter, createServiceServer, databaseReadiness, kafkaBrokersOf, type ServiceDeps } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer, databaseReadiness, kafkaBrokersOf, type KafkaSecurity, type ServiceDeps } from "@hearth/service-kit";
 import type { RunningConsumer } from "@hearth/service-kit/events";
 import { startAuditEventConsumer } from "./audit-log/audit-event-consumer";
 import { createAuditLogHandlers, createIngestHandlers } from "./audit-log/audit-log-handlers";
@@ -8,6 +8,8 @@ import type { AuditDb } from "./db";
 export interface AuditDeps extends ServiceDeps<AuditDb> {
   /** Comma-separated brokers; without them events arrive through `events.ingest` only. */
   kafkaBrokers?: string | undefined;
+  /** TLS and SASL for the brokers (KAFKA_SSL*, KAFKA_SASL_*). */
+  kafkaSecurity?: KafkaSecurity;
   consumerGroupId?: string;
 }
 
@@ -30,7 +32,13 @@ export function createAuditService(deps: AuditDeps) {
     consumerReady: () => consumer?.ready() ?? Promise.resolve(),
     async start() {
       if (brokers.length > 0) {
-        consumer = startAuditEventConsumer({ brokers, repository, log: deps.log, ...(deps.consumerGroupId ? { groupId: deps.consumerGroupId } : {}) });
+        consumer = startAuditEventConsumer({
+          brokers,
+          ...(deps.kafkaSecurity ? { kafkaSecurity: deps.kafkaSecurity } : {}),
+          repository,
+          log: deps.log,
+          ...(deps.consumerGroupId ? { groupId: deps.consumerGroupId } : {}),
+        });
       }
     },
     async stop() {

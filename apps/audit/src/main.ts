@@ -1,4 +1,4 @@
-import { runService } from "@hearth/service-kit";
+import { kafkaSecurityOf, runService } from "@hearth/service-kit";
 import { createAuditService } from "./app";
 import { AuditEnvSchema } from "./config";
 import { MIGRATIONS_DIR, createAuditDb } from "./db";
@@ -8,5 +8,12 @@ await runService({
   envSchema: AuditEnvSchema,
   migrationsDir: MIGRATIONS_DIR,
   createDb: createAuditDb,
-  createParts: ({ config, db, log }) => createAuditService({ db, log, internalAuthSecret: config.INTERNAL_AUTH_SECRET, kafkaBrokers: config.KAFKA_BROKERS }),
+  createParts: ({ config, db, log }) =>
+    createAuditService({
+      db,
+      log,
+      internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+      kafkaBrokers: config.KAFKA_BROKERS,
+      kafkaSecurity: kafkaSecurityOf(config),
+    }),
 });

@@ -1,5 +1,5 @@
 import { SERVICE_NAMES, type ServiceName } from "@hearth/contracts";
-import { createServiceClient, type Logger, type ServiceCall } from "@hearth/service-kit";
+import { createServiceClient, kafkaSecurityOf, type Logger, type ServiceCall } from "@hearth/service-kit";
 import type { GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
@@ -30,7 +30,13 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
       createServiceClient({ service, url: config[SERVICE_URL_KEYS[service]], caller: "gateway", internalAuthSecret: config.INTERNAL_AUTH_SECRET }),
     ]),
   ) as Record<ServiceName, ServiceCall>;
-  const events = await createEventRelay({ databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, callAudit: services.audit, log });
+  const events = await createEventRelay({
+    databaseUrl: config.DATABASE_URL,
+    kafkaBrokers: config.KAFKA_BROKERS,
+    kafkaSecurity: kafkaSecurityOf(config),
+    callAudit: services.audit,
+    log,
+  });
   const onEventsWritten = () => events.relay.poke();
   // Made before the handlers: GET /api/v1/usage reports from the limiter that enforces the limit.
   const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { KafkaConfig, SASLOptions } from "kafkajs";
 import { z } from "zod";
 
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
@@ -20,10 +21,7 @@ export const KafkaSecurityEnvSchema = z.object({
 export type KafkaSecurityEnv = z.output<typeof KafkaSecurityEnvSchema>;
 
 /** The kafkajs `ssl`/`sasl` options; each setting either complete or absent. */
-export interface KafkaSecurity {
-  ssl?: boolean | { ca: string[] };
-  sasl?: { mechanism: "plain" | "scram-sha-256" | "scram-sha-512"; username: string; password: string };
-}
+export type KafkaSecurity = Pick<KafkaConfig, "ssl" | "sasl">;
 
 /** Problems with a half-configured SASL, named by variable (for the config check at boot). */
 export function kafkaSecurityProblems(env: KafkaSecurityEnv): string[] {
@@ -37,7 +35,13 @@ export function kafkaSecurityOf(env: KafkaSecurityEnv, readFile: (path: string) 
   if (env.KAFKA_SSL_CA_FILE) security.ssl = { ca: [readFile(env.KAFKA_SSL_CA_FILE)] };
   else if (env.KAFKA_SSL === "true") security.ssl = true;
   if (env.KAFKA_SASL_MECHANISM && env.KAFKA_SASL_USERNAME && env.KAFKA_SASL_PASSWORD) {
-    security.sasl = { mechanism: env.KAFKA_SASL_MECHANISM, username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD };
+    const credentials = { username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD };
+    const sasl: Record<typeof env.KAFKA_SASL_MECHANISM, SASLOptions> = {
+      plain: { mechanism: "plain", ...credentials },
+      "scram-sha-256": { mechanism: "scram-sha-256", ...credentials },
+      "scram-sha-512": { mechanism: "scram-sha-512", ...credentials },
+    };
+    security.sasl = sasl[env.KAFKA_SASL_MECHANISM];
   }
   return security;
 }

@@ -1,5 +1,5 @@
 import { AUDIT_DEAD_LETTER_TOPIC, AUDIT_TOPICS, AuditEventSchema, withoutNul, type AuditEvent } from "@hearth/contracts";
-import type { Logger } from "@hearth/service-kit";
+import type { KafkaSecurity, Logger } from "@hearth/service-kit";
 import { createKafka, startKafkaConsumer, type ConsumedMessage } from "@hearth/service-kit/events";
 import type { AuditLogRepository } from "./audit-log-repository";
 
@@ -15,10 +15,16 @@ export const AUDIT_CONSUMER_GROUP = "hearth-audit";
  * dead-letter topic with the reason, logged, and the messages behind it go on; only failures
  * that may pass (database down) hold the partition until they do.
  */
-export function startAuditEventConsumer(options: { brokers: string[]; repository: AuditLogRepository; log: Logger; groupId?: string }) {
+export function startAuditEventConsumer(options: {
+  brokers: string[];
+  kafkaSecurity?: KafkaSecurity;
+  repository: AuditLogRepository;
+  log: Logger;
+  groupId?: string;
+}) {
   const log = options.log.child({ component: "audit-consumer" });
   return startKafkaConsumer({
-    kafka: createKafka(options.brokers, "hearth-audit", log),
+    kafka: createKafka(options.brokers, "hearth-audit", log, options.kafkaSecurity),
     groupId: options.groupId ?? AUDIT_CONSUMER_GROUP,
     topics: AUDIT_TOPICS,
     deadLetterTopic: AUDIT_DEAD_LETTER_TOPIC,

@@ -1,5 +1,5 @@
 import { AUDIT_DEAD_LETTER_TOPIC, AUDIT_TOPICS } from "@hearth/contracts";
-import { kafkaBrokersOf, type Logger, type ServiceCall } from "@hearth/service-kit";
+import { kafkaBrokersOf, type KafkaSecurity, type Logger, type ServiceCall } from "@hearth/service-kit";
 import { AuditServicePublisher, KafkaPublisher, OutboxRelay, createKafka, ensureTopics, type EventPublisher } from "@hearth/service-kit/events";
 import pg from "pg";
 
@@ -10,11 +10,17 @@ import pg from "pg";
  * dead-letter topic) instead of blocking the rest. Every gateway instance runs one; they
  * take turns through a claim on the database, so each event goes out once, in order.
  */
-export async function createEventRelay(options: { databaseUrl: string; kafkaBrokers: string | undefined; callAudit: ServiceCall; log: Logger }) {
+export async function createEventRelay(options: {
+  databaseUrl: string;
+  kafkaBrokers: string | undefined;
+  kafkaSecurity?: KafkaSecurity;
+  callAudit: ServiceCall;
+  log: Logger;
+}) {
   const brokers = kafkaBrokersOf(options.kafkaBrokers);
   let publisher: EventPublisher;
   if (brokers.length > 0) {
-    const kafka = createKafka(brokers, "hearth-gateway", options.log);
+    const kafka = createKafka(brokers, "hearth-gateway", options.log, options.kafkaSecurity);
     await ensureTopics(kafka, [...AUDIT_TOPICS, AUDIT_DEAD_LETTER_TOPIC]).catch((err: unknown) =>
       options.log.warn({ err }, "could not create audit topics yet; the producer will retry"),
     );

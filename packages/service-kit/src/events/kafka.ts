@@ -1,12 +1,15 @@
 import { Kafka, logLevel, type Admin, type Producer } from "kafkajs";
 import type { Logger } from "pino";
+import type { KafkaSecurity } from "../kafka-security";
 import { deadLetterMessage } from "./dead-letter-record";
 import type { EventPublisher, OutboxMessage } from "./relay";
 
-export function createKafka(brokers: string[], clientId: string, log: Logger): Kafka {
+/** `security`: TLS and SASL for the brokers (see kafkaSecurityOf); none by default. */
+export function createKafka(brokers: string[], clientId: string, log: Logger, security: KafkaSecurity = {}): Kafka {
   return new Kafka({
     clientId,
     brokers,
+    ...security,
     connectionTimeout: 3000,
     requestTimeout: 10_000,
     retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5000 },
