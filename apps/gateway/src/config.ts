@@ -56,6 +56,18 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
         .map((uri) => uri.trim())
         .filter(Boolean),
     ),
+  /**
+   * "true" lets SSO providers (issuer, token and key endpoints) be on loopback and private networks
+   * (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): an identity provider on the LAN. Link-local
+   * and cloud metadata addresses stay refused either way.
+   */
+  SSO_ALLOW_PRIVATE_ISSUERS: z
+    .enum(["true", "false"], { message: 'must be "true" or "false"' })
+    .default("false")
+    .transform((value) => value === "true"),
+  /** SSO sign-in starts (GET /api/v1/auth/sso/:id/authorize) per client IP per window; keep the window no longer than RATE_LIMIT_WINDOW_SECONDS. */
+  SSO_AUTHORIZE_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(30),
+  SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** Express `trust proxy` setting: how many proxies in front of the gateway set X-Forwarded-For. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 });

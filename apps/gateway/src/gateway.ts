@@ -7,6 +7,8 @@ import { createRateLimiter } from "./http/rate-limiter";
 import { createGatewayApp } from "./http/app";
 import { createDependencyStatus } from "./health/dependency-status";
 import { createGatewayReadiness } from "./health/gateway-readiness";
+import { createIdempotencyRepository } from "./idempotency/idempotency-repository";
+import { DEFAULT_IDEMPOTENCY, createIdempotentRequests } from "./idempotency/idempotent-requests";
 import { createIdentity } from "./identity/identity";
 
 const SERVICE_URL_KEYS: Record<ServiceName, "FINANCE_URL" | "CHAT_URL" | "NOTIFICATIONS_URL" | "AUDIT_URL"> = {
@@ -42,6 +44,20 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
   const { local, authenticate, sessionExpiry, sweeper } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
 
+  // Idempotent POSTs wait longer for their service: the run goes on after the client's answer is late, and is stored.
+  const patientServices = Object.fromEntries(
+    SERVICE_NAMES.map((service) => [
+      service,
+      createServiceClient({
+        service,
+        url: config[SERVICE_URL_KEYS[service]],
+        caller: "gateway",
+        internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+        timeoutMs: DEFAULT_IDEMPOTENCY.lockMs / 2,
+      }),
+    ]),
+  ) as Record<ServiceName, ServiceCall>;
+  const idempotency = createIdempotentRequests(createIdempotencyRepository(db));
   const readiness = createGatewayReadiness({ pingDatabase: () => db.$queryRaw`SELECT 1` });
   const dependencies = createDependencyStatus({
     urls: Object.fromEntries(SERVICE_NAMES.map((service) => [service, config[SERVICE_URL_KEYS[service]]])) as Record<ServiceName, string>,
@@ -54,6 +70,8 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     authenticate,
     local,
     services,
+    patientServices,
+    idempotency,
     rateLimiter,
     readiness,
     dependencies,

@@ -125,4 +125,15 @@ describe("gateway config", () => {
     expect(problemsOf({ ...VALID_ENV, JWT_PREVIOUS_KEYS: `a:${"x".repeat(32)},a:${"y".repeat(32)}` }).join()).toMatch(/distinct/);
     expect(problemsOf({ ...VALID_ENV, JWT_PREVIOUS_KEYS: "old:tooshort-secret" }).join()).not.toContain("tooshort-secret");
   });
+
+  it('refuses private SSO issuers unless SSO_ALLOW_PRIVATE_ISSUERS is "true", and throttles sign-in starts by default', () => {
+    expect(loadConfig(GatewayEnvSchema, VALID_ENV)).toMatchObject({
+      SSO_ALLOW_PRIVATE_ISSUERS: false,
+      SSO_AUTHORIZE_RATE_LIMIT_REQUESTS: 30,
+      SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS: 600,
+    });
+    expect(loadConfig(GatewayEnvSchema, { ...VALID_ENV, SSO_ALLOW_PRIVATE_ISSUERS: "true" }).SSO_ALLOW_PRIVATE_ISSUERS).toBe(true);
+    expect(loadConfig(GatewayEnvSchema, { ...VALID_ENV, SSO_ALLOW_PRIVATE_ISSUERS: "false" }).SSO_ALLOW_PRIVATE_ISSUERS).toBe(false);
+    expect(problemsOf({ ...VALID_ENV, SSO_ALLOW_PRIVATE_ISSUERS: "yes" })).toEqual(['SSO_ALLOW_PRIVATE_ISSUERS: must be "true" or "false"']);
+  });
 });

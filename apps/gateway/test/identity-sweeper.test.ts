@@ -24,7 +24,8 @@ const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
 const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 const HOUR = 3600;
 const log = createLogger("test", "silent");
-const sweeperOf = (batchSize = 500) => createIdentitySweeper(db, { intervalSeconds: 600, throttleForgetSeconds: HOUR, batchSize, log });
+const sweeperOf = (batchSize = 500) =>
+  createIdentitySweeper(db, { intervalSeconds: 600, throttleForgetSeconds: HOUR, idempotencyRetentionMs: 86_400_000, batchSize, log });
 
 async function newUser(): Promise<string> {
   return (await db.user.create({ data: { email: `${randomUUID()}@example.com`, passwordHash: "x" } })).id;
@@ -130,7 +131,7 @@ describe("identity sweep", () => {
     await db.loginThrottle.create({
       data: { key: "email:timer@example.com", failures: 1, lastFailureAt: new Date(Date.now() - 2 * HOUR * 1000), lockedUntil: null },
     });
-    const sweeper = createIdentitySweeper(db, { intervalSeconds: 0.05, throttleForgetSeconds: HOUR, log });
+    const sweeper = createIdentitySweeper(db, { intervalSeconds: 0.05, throttleForgetSeconds: HOUR, idempotencyRetentionMs: 86_400_000, log });
     sweeper.start();
     try {
       await expect.poll(() => db.loginThrottle.count({ where: { key: "email:timer@example.com" } }), { timeout: 10_000 }).toBe(0);

@@ -6,6 +6,8 @@ import { createOidcClient, verifyIdToken, type OidcError } from "../src/identity
 // Real ID tokens from a real provider (oidc-provider), checked by the gateway's verifier.
 const REDIRECT = "http://127.0.0.1:4999/api/v1/auth/sso/callback";
 const client = { client_id: "hearth", client_secret: "client-secret-1", redirect_uris: [REDIRECT] };
+/** The test provider listens on loopback: private addresses allowed, as SSO_ALLOW_PRIVATE_ISSUERS does. */
+const LOCAL = { allowPrivateAddresses: true, httpsOnly: false };
 let provider: TestOidcProvider;
 let settings: { issuer: string; clientId: string; clientSecret: string; scopes: string };
 
@@ -18,7 +20,7 @@ afterAll(async () => provider?.stop());
 /** Walks the code flow with the gateway's client and answers the raw ID token the provider issued for `nonce`. */
 async function idTokenFor(nonce: string): Promise<string> {
   const codeVerifier = "v".repeat(50);
-  const url = await createOidcClient().authorizationUrl(settings, { state: "state-1", nonce, codeVerifier, redirectUri: REDIRECT });
+  const url = await createOidcClient(LOCAL).authorizationUrl(settings, { state: "state-1", nonce, codeVerifier, redirectUri: REDIRECT });
   const back = await provider.authorize(url, "alice");
   const res = await fetch(`${provider.issuer}/token`, {
     method: "POST",
@@ -73,7 +75,7 @@ describe("ID token verification", () => {
   });
 
   it("redeems a code end to end, and refuses a code redeemed with another flow's PKCE verifier", async () => {
-    const oidc = createOidcClient();
+    const oidc = createOidcClient(LOCAL);
     const url = await oidc.authorizationUrl(settings, { state: "s", nonce: "n1", codeVerifier: "a".repeat(50), redirectUri: REDIRECT });
     const code = (await provider.authorize(url, "alice")).searchParams.get("code") ?? "";
     expect(await reasonOf(oidc.redeem(settings, { code, codeVerifier: "b".repeat(50), redirectUri: REDIRECT, nonce: "n1" }))).toBe("token_exchange_failed");

@@ -124,6 +124,10 @@ export async function startSystem(options: StartSystemOptions) {
     KAFKA_BROKERS: options.kafkaBrokers,
     // Test files sign up many users from 127.0.0.1; signup-throttle.test.ts sets its own limit.
     SIGNUP_RATE_LIMIT_REQUESTS: "100000",
+    // The same for SSO sign-in starts (sso-outbound.test.ts sets its own); the test OpenID
+    // provider listens on loopback, so private issuers are allowed unless a test says "false".
+    SSO_AUTHORIZE_RATE_LIMIT_REQUESTS: "100000",
+    SSO_ALLOW_PRIVATE_ISSUERS: "true",
     ...options.gatewayEnv,
   });
   const gateway = await createGateway({ config, db: db.gateway, log });

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentelemetry/api";
 import { AppError, routes, type Actor, type RouteDef, type ServiceName } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import type { Request, Response, Router } from "express";
+import { assertIdempotencyKey, type IdempotentRequests } from "../idempotency/idempotent-requests";
 import { authorize } from "../identity/auth/authenticator";
 import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
 import { rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
@@ -11,7 +13,16 @@ export interface RouteBindingDeps {
   authenticate: (credentials: { apiKey: string | undefined; authorization: string | undefined }, request: RequestFacts) => Promise<Actor>;
   local: LocalHandlers;
   services: Record<ServiceName, ServiceCall>;
+  /** The same services with a longer timeout: an idempotent request's run goes on after its answer is late (see idempotent-requests). */
+  patientServices: Record<ServiceName, ServiceCall>;
   rateLimiter: RateLimiter;
+  idempotency: IdempotentRequests;
+}
+
+/** What a route answers: its status and JSON body (none for 204; `{ location }` for a redirect). */
+interface Answer {
+  status: number;
+  body: unknown;
 }
 
 const tracer = trace.getTracer("@hearth/gateway");
@@ -43,13 +54,11 @@ export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
         parent,
         async (span) => {
           try {
-            const output = await serve(route, req, res, deps);
-            const answer = route.statuses ? (output as { status: number; body: unknown }) : { status: route.status, body: output };
+            const answer = await serve(route, req, res, deps);
             span.setAttribute("http.response.status_code", answer.status);
-            if (route.response === null) res.status(route.status).end();
-            else if (route.statuses) res.status(answer.status).json(answer.body);
-            else if (route.status === 302) res.redirect(302, (output as { location: string }).location);
-            else res.status(route.status).json(output);
+            if (answer.status === 302) res.redirect(302, (answer.body as { location: string }).location);
+            else if (answer.body === undefined || answer.body === null) res.status(answer.status).end();
+            else res.status(answer.status).json(answer.body);
           } catch (err) {
             const status = err instanceof AppError ? err.status : 500;
             span.setAttribute("http.response.status_code", status);
@@ -64,7 +73,19 @@ export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
   }
 }
 
-async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBindingDeps): Promise<unknown> {
+function answerOf(route: RouteDef, output: unknown): Answer {
+  if (route.statuses) return output as Answer;
+  return { status: route.status, body: route.response === null ? null : output };
+}
+
+/** Same route and same validated input (path, query and body): the same request, whatever its JSON's spacing or key order. */
+function requestHashOf(route: RouteDef, input: unknown): string {
+  return createHash("sha256")
+    .update(`${route.method} ${route.path}\n${JSON.stringify(input) ?? ""}`)
+    .digest("hex");
+}
+
+async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBindingDeps): Promise<Answer> {
   let actor: Actor | null = null;
   const request = requestFacts(req, res);
   if (route.access.auth !== "public") {
@@ -77,11 +98,20 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
     res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
   }
   const input = parseRouteInput(route, req);
-  if (route.owner === "gateway") {
-    const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];
-    if (!handler) throw new Error(`No gateway handler for ${route.procedure}`);
-    return handler({ actor, input, request });
-  }
-  const call = deps.services[route.owner];
-  return call(route.procedure, route.method === "GET" ? "query" : "mutation", input, { requestId: request.requestId, actor });
+  const execute = async (services: Record<ServiceName, ServiceCall>): Promise<Answer> => {
+    if (route.owner === "gateway") {
+      const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];
+      if (!handler) throw new Error(`No gateway handler for ${route.procedure}`);
+      return answerOf(route, await handler({ actor, input, request }));
+    }
+    const call = services[route.owner];
+    return answerOf(route, await call(route.procedure, route.method === "GET" ? "query" : "mutation", input, { requestId: request.requestId, actor }));
+  };
+  const idempotencyKey = req.get("idempotency-key");
+  // POSTs create: a retry after a timeout must not create twice. Other methods are idempotent by nature.
+  if (idempotencyKey === undefined || route.method !== "POST" || !actor) return execute(deps.services);
+  assertIdempotencyKey(idempotencyKey);
+  const outcome = await deps.idempotency.run(rateLimitBucket(actor), idempotencyKey, requestHashOf(route, input), () => execute(deps.patientServices));
+  if (outcome.replayed) res.set("Idempotent-Replayed", "true");
+  return outcome.answer;
 }

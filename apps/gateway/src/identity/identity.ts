@@ -18,6 +18,7 @@ import { createTokenIssuer } from "./auth/token-issuer";
 import { createInvitationHandlers } from "./invitations/invitation-handlers";
 import { createInvitationRepository } from "./invitations/invitation-repository";
 import type { LocalHandlers } from "./local-handlers";
+import { DEFAULT_IDEMPOTENCY } from "../idempotency/idempotent-requests";
 import { createIdentitySweeper } from "./maintenance/identity-sweeper";
 import { createMemberHandlers } from "./members/member-handlers";
 import { createMemberRepository } from "./members/member-repository";
@@ -113,6 +114,7 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
   const sweeper = createIdentitySweeper(db, {
     intervalSeconds: config.IDENTITY_SWEEP_INTERVAL_SECONDS,
     throttleForgetSeconds: DEFAULT_LOGIN_THROTTLE.forgetAfterSeconds,
+    idempotencyRetentionMs: DEFAULT_IDEMPOTENCY.retentionMs,
     log,
   });
   return { local, authenticate: authenticator.authenticate, sessionExpiry, sweeper };

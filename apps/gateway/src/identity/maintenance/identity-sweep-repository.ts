@@ -41,6 +41,12 @@ export function createIdentitySweepRepository(db: IdentityDb) {
       DELETE FROM sso_tickets WHERE id IN (
         SELECT id FROM sso_tickets WHERE expires_at <= ${now}
          LIMIT ${batch}::int FOR UPDATE SKIP LOCKED)`,
+
+    /** Idempotency keys past their retention (a retry after it runs the request again, as a new key would). */
+    expiredIdempotencyKeys: (createdBefore: Date, batch: number) => db.$executeRaw`
+      DELETE FROM idempotency_keys WHERE (credential, key) IN (
+        SELECT credential, key FROM idempotency_keys WHERE created_at < ${createdBefore}
+         LIMIT ${batch}::int FOR UPDATE SKIP LOCKED)`,
   };
 }
 export type IdentitySweepRepository = ReturnType<typeof createIdentitySweepRepository>;

@@ -7,23 +7,28 @@ export interface IdentitySweeperOptions {
   intervalSeconds: number;
   /** The login throttle's forget window: a key quiet for this long is as good as absent. */
   throttleForgetSeconds: number;
+  /** How long Idempotency-Keys are kept. */
+  idempotencyRetentionMs: number;
   /** Rows per DELETE statement. */
   batchSize?: number;
   log: Logger;
 }
 
-export type SweepCounts = Record<"loginThrottles" | "refreshTokens" | "sessions" | "ssoFlows" | "ssoTickets", number>;
+export type SweepCounts = Record<"loginThrottles" | "refreshTokens" | "sessions" | "ssoFlows" | "ssoTickets" | "idempotencyKeys", number>;
 
 const DEFAULT_BATCH = 500;
 const JITTER = 0.2;
 
 /**
  * Purges identity rows nobody can use any more: stale login throttle keys, expired refresh
- * tokens, ended sessions whose tokens are gone, expired SSO flows and tickets. Public requests
+ * tokens, ended sessions whose tokens are gone, expired SSO flows and tickets, Idempotency-Keys past retention. Public requests
  * create these (a login for any email, an SSO sign-in started), so without this they grow
  * without bound. `sweep` runs once (tests call it directly); `start` repeats it on a jittered interval.
  */
-export function createIdentitySweeper(db: IdentityDb, { intervalSeconds, throttleForgetSeconds, batchSize = DEFAULT_BATCH, log }: IdentitySweeperOptions) {
+export function createIdentitySweeper(
+  db: IdentityDb,
+  { intervalSeconds, throttleForgetSeconds, idempotencyRetentionMs, batchSize = DEFAULT_BATCH, log }: IdentitySweeperOptions,
+) {
   const purge = createIdentitySweepRepository(db);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -50,6 +55,7 @@ export function createIdentitySweeper(db: IdentityDb, { intervalSeconds, throttl
       sessions: await drain(() => purge.endedSessions(now, batchSize)),
       ssoFlows: await drain(() => purge.expiredSsoFlows(now, batchSize)),
       ssoTickets: await drain(() => purge.expiredSsoTickets(now, batchSize)),
+      idempotencyKeys: await drain(() => purge.expiredIdempotencyKeys(new Date(now.getTime() - idempotencyRetentionMs), batchSize)),
     };
   }
 

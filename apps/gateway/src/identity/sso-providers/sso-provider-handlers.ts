@@ -4,6 +4,7 @@ import type { SecretBox } from "../../crypto/secret-box";
 import { FILTERED, type EventRequestFacts } from "../audit/identity-event";
 import type { Transaction, WithIdentityEvents } from "../audit/identity-events";
 import { requireActor, type LocalHandler } from "../local-handlers";
+import type { OidcClient } from "../sso/oidc-client";
 import type { SsoFlows } from "../sso/sso-flows";
 import type { UserRepository } from "../users/user-repository";
 import type { SsoProviderChanges, SsoProviderRepository } from "./sso-provider-repository";
@@ -14,8 +15,13 @@ export interface SsoProviderHandlerDeps {
   users: UserRepository;
   box: SecretBox;
   flows: SsoFlows;
+  /** Judges an issuer before it is saved: scheme, form, and where its host resolves to. */
+  oidc: Pick<OidcClient, "issuerProblem">;
   withIdentityEvents: WithIdentityEvents;
 }
+
+/** They go into every authorization URL; real ones are a few words. */
+const MAX_SCOPES_LENGTH = 1000;
 
 /** The public fields an update may change, with the column each is stored in. */
 const FIELDS = [
@@ -33,7 +39,17 @@ const FIELDS = [
 type ProviderChange<T> = { result: T; provider: { id: string; name: string }; event: AuditEventType; changes?: AuditChanges } | null;
 
 /** Family admins manage their SSO providers; every change is audited (provider.*). */
-export function createSsoProviderHandlers({ providers, users, box, flows, withIdentityEvents }: SsoProviderHandlerDeps) {
+export function createSsoProviderHandlers({ providers, users, box, flows, oidc, withIdentityEvents }: SsoProviderHandlerDeps) {
+  /** 422 naming the field, before anything is saved or fetched. */
+  async function assertAcceptable(settings: { issuer?: string | undefined; scopes?: string | undefined }) {
+    const problems: string[] = [];
+    const issuerProblem = settings.issuer === undefined ? null : await oidc.issuerProblem(settings.issuer);
+    if (issuerProblem) problems.push(issuerProblem);
+    if (settings.scopes !== undefined && settings.scopes.length > MAX_SCOPES_LENGTH)
+      problems.push(`Scopes is too long (maximum is ${MAX_SCOPES_LENGTH} characters)`);
+    if (problems.length > 0) throw AppError.validation(problems);
+  }
+
   /** Runs a change and its audit event in one transaction; a taken name is 422. */
   async function audited<T>(actor: Actor, request: EventRequestFacts, change: (tx: Transaction) => Promise<ProviderChange<T>>): Promise<T | null> {
     try {
@@ -65,6 +81,7 @@ export function createSsoProviderHandlers({ providers, users, box, flows, withId
 
   const create: LocalHandler<"ssoProviders.create"> = async ({ actor, input, request }) => {
     const who = requireActor(actor);
+    await assertAcceptable(input.sso_provider);
     const created = await audited(who, request, async (tx) => {
       const row = await providers.create(tx, who.familyId, input.sso_provider, box.seal(input.sso_provider.client_secret));
       return { result: row, provider: row, event: "provider.created" };
@@ -76,6 +93,7 @@ export function createSsoProviderHandlers({ providers, users, box, flows, withId
   const update: LocalHandler<"ssoProviders.update"> = async ({ actor, input, request }) => {
     const who = requireActor(actor);
     const wanted = input.sso_provider;
+    await assertAcceptable(wanted);
     const updated = await audited(who, request, async (tx) => {
       const row = await providers.find(who.familyId, input.id, tx);
       const changes: AuditChanges = {};

@@ -5,9 +5,10 @@ import type { WithIdentityEvents } from "../audit/identity-events";
 import type { RequestFacts } from "../local-handlers";
 import type { DeviceFacts } from "../sessions/session-repository";
 import type { SsoProviderRow } from "../sso-providers/sso-provider-repository";
-import { OidcError, type IdTokenClaims, type OidcClient } from "./oidc-client";
+import { OidcError, type OidcClient } from "./oidc-client";
 import type { RoleSync } from "./role-sync";
 import type { SsoRepository, TicketClaims, TicketKind } from "./sso-repository";
+import { ticketClaimsOf } from "./ticket-claims";
 
 const FLOW_TTL_MS = 10 * 60_000;
 /** Sure: the one-time code is single-use and expires after 5 minutes. */
@@ -37,17 +38,29 @@ interface FlowStart {
   device: DeviceFacts | null;
 }
 
-const text = (value: unknown): string | null => (typeof value === "string" && value.length > 0 ? value : null);
-
-function ticketClaimsOf(claims: IdTokenClaims, provider: SsoProviderRow): TicketClaims {
-  return {
-    sub: claims.sub,
-    email: text(claims["email"])?.toLowerCase() ?? null,
-    emailVerified: claims["email_verified"] === true,
-    firstName: text(claims["given_name"]),
-    lastName: text(claims["family_name"]),
-    roleClaim: provider.roleClaim ? (claims[provider.roleClaim] ?? null) : null,
-  };
+/**
+ * The answer to a sign-in that could not start. A family's admin (a provider test) is told what
+ * is wrong; anyone else only that the provider is at fault (its addresses are not theirs to see).
+ */
+function startFailure(err: OidcError, purpose: FlowStart["purpose"]): AppError {
+  const forAdmin = purpose === "test";
+  if (err.reason === "provider_refused") {
+    return AppError.validation([
+      forAdmin
+        ? `The SSO provider is refused: ${err.detail}${err.privateAddress ? "; the server's operator may allow private addresses with SSO_ALLOW_PRIVATE_ISSUERS" : ""}`
+        : "This SSO provider's address is not allowed: an administrator must change its settings",
+    ]);
+  }
+  if (err.reason === "provider_invalid") {
+    return new AppError("service_unavailable", {
+      message: forAdmin
+        ? `The SSO provider answered something unusable: ${err.detail}`
+        : "The SSO provider answered something unusable (too large or malformed)",
+    });
+  }
+  return new AppError("service_unavailable", {
+    message: forAdmin ? `The SSO provider cannot be reached: ${err.detail}` : "The SSO provider cannot be reached",
+  });
 }
 
 /**
@@ -101,7 +114,7 @@ export function createSsoFlows({ sso, box, oidc, settings, syncRole, withIdentit
     try {
       authorizationUrl = await oidc.authorizationUrl(publicSettings(provider), { state, nonce, codeVerifier, redirectUri });
     } catch (err) {
-      if (err instanceof OidcError) throw new AppError("service_unavailable", { message: "The SSO provider cannot be reached" });
+      if (err instanceof OidcError) throw startFailure(err, flow.purpose);
       throw err;
     }
     await sso.createFlow({

@@ -12,6 +12,7 @@ import type { LocalHandler } from "../local-handlers";
 import type { DeviceFacts } from "../sessions/session-repository";
 import type { SsoProviderRepository } from "../sso-providers/sso-provider-repository";
 import { roleFromClaim } from "./role-sync";
+import type { SsoAuthorizeThrottle } from "./sso-authorize-throttle";
 import type { SsoFlows } from "./sso-flows";
 import type { SsoRepository, TicketKind } from "./sso-repository";
 
@@ -21,6 +22,8 @@ export interface SsoHandlerDeps {
   accounts: AuthRepository;
   passwords: PasswordHasher;
   throttle: LoginThrottle;
+  /** Sign-in starts per client IP. */
+  authorizeThrottle: SsoAuthorizeThrottle;
   issueTokens: TokenIssuer;
   flows: SsoFlows;
   withIdentityEvents: WithIdentityEvents;
@@ -33,7 +36,17 @@ const LINKING_CODE_REQUIRED = new AppError("bad_request", { message: "Linking co
 const PROVIDER_DISABLED = () => new AppError("forbidden", { message: "This SSO provider is disabled" });
 
 /** Sure's mobile SSO endpoints: the start of a sign-in, the provider's callback, and the one-time codes the app redeems. */
-export function createSsoHandlers({ sso, providers, accounts, passwords, throttle, issueTokens, flows, withIdentityEvents }: SsoHandlerDeps) {
+export function createSsoHandlers({
+  sso,
+  providers,
+  accounts,
+  passwords,
+  throttle,
+  authorizeThrottle,
+  issueTokens,
+  flows,
+  withIdentityEvents,
+}: SsoHandlerDeps) {
   /** Spends a one-time ticket of the given kind inside the transaction, or throws. */
   async function spendTicket(tx: Transaction, code: string, kind: TicketKind, invalid: AppError) {
     const now = new Date();
@@ -63,6 +76,8 @@ export function createSsoHandlers({ sso, providers, accounts, passwords, throttl
   }
 
   const authorize: LocalHandler<"sso.authorize"> = async ({ input, request }) => {
+    // Counted first: an unknown or disabled provider's id is an attempt too.
+    await authorizeThrottle.admit(request.ipAddress);
     const { id, redirect_uri: appRedirectUri, ...device } = input;
     const provider = await providers.findById(id);
     if (!provider) throw AppError.notFound("SSO provider");

@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "@hearth/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations } from "@hearth/service-kit/migrations";
+import { createFreshDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
+import { MIGRATIONS_DIR, createIdentityDb, type IdentityDb } from "../src/db";
+import { createIdempotencyRepository } from "../src/idempotency/idempotency-repository";
+import { createIdempotentRequests } from "../src/idempotency/idempotent-requests";
+
+let databases: FreshDatabases<"gateway">;
+let db: IdentityDb;
+
+beforeAll(async () => {
+  databases = await createFreshDatabases(testPostgresAdminUrl(), ["gateway"] as const);
+  await applyMigrations({ databaseUrl: databases.urls.gateway, migrationsDir: MIGRATIONS_DIR });
+  db = createIdentityDb(databases.urls.gateway);
+});
+afterAll(async () => {
+  await db?.$disconnect();
+  await databases?.drop();
+});
+
+const until = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("idempotent requests (on the gateway's database)", () => {
+  it("answers 503 when the run is late, lets it finish, and gives its answer to the retry (the timeout that may have committed)", async () => {
+    const requests = createIdempotentRequests(createIdempotencyRepository(db), { retentionMs: 86_400_000, lockMs: 60_000, answerWithinMs: 50 });
+    const key = randomUUID();
+    let runs = 0;
+    const slow = async () => {
+      runs++;
+      await until(300);
+      return { status: 201, body: { id: "created-once" } };
+    };
+    await expect(requests.run("user:a", key, "hash", slow)).rejects.toMatchObject({ code: "service_unavailable" });
+    // While it still runs, a retry is told to come back.
+    await expect(requests.run("user:a", key, "hash", slow)).rejects.toMatchObject({ code: "conflict" });
+    await until(400);
+    expect(await requests.run("user:a", key, "hash", slow)).toEqual({ answer: { status: 201, body: { id: "created-once" } }, replayed: true });
+    expect(runs).toBe(1);
+  });
+
+  it("lets a key whose run was abandoned (its gateway died) run again once its claim lapses", async () => {
+    const repository = createIdempotencyRepository(db);
+    const requests = createIdempotentRequests(repository, { retentionMs: 86_400_000, lockMs: 100, answerWithinMs: 1000 });
+    const key = randomUUID();
+    expect(await repository.claim("user:b", key, "hash", 100, 86_400_000)).toBe(true); // a run that never finishes
+    await until(200);
+    expect(await requests.run("user:b", key, "hash", async () => ({ status: 201, body: { ok: true } }))).toEqual({
+      answer: { status: 201, body: { ok: true } },
+      replayed: false,
+    });
+  });
+
+  it("starts a key afresh once it is older than the retention", async () => {
+    const requests = createIdempotentRequests(createIdempotencyRepository(db), { retentionMs: 100, lockMs: 1000, answerWithinMs: 1000 });
+    const key = randomUUID();
+    await requests.run("user:c", key, "first", async () => ({ status: 201, body: { n: 1 } }));
+    await until(200);
+    expect(await requests.run("user:c", key, "second", async () => ({ status: 201, body: { n: 2 } }))).toEqual({
+      answer: { status: 201, body: { n: 2 } },
+      replayed: false,
+    });
+  });
+
+  it("stores a client error, but gives the key back after a 5xx or 429", async () => {
+    const requests = createIdempotentRequests(createIdempotencyRepository(db), { retentionMs: 86_400_000, lockMs: 60_000, answerWithinMs: 1000 });
+    const refused = randomUUID();
+    await expect(requests.run("user:d", refused, "h", async () => Promise.reject(AppError.validation(["Name is bad"])))).rejects.toBeInstanceOf(AppError);
+    const replay = await requests.run("user:d", refused, "h", async () => ({ status: 201, body: {} }));
+    expect(replay.replayed).toBe(true);
+    expect(replay.answer.status).toBe(422);
+    for (const code of ["service_unavailable", "rate_limit_exceeded"] as const) {
+      const key = randomUUID();
+      await expect(requests.run("user:d", key, "h", async () => Promise.reject(new AppError(code)))).rejects.toMatchObject({ code });
+      expect(await requests.run("user:d", key, "h", async () => ({ status: 201, body: { retried: true } }))).toMatchObject({ replayed: false });
+    }
+  });
+});
