@@ -104,14 +104,6 @@ export function createLoginThrottle(db: IdentityDb, options: LoginThrottleOption
     async secondFactorPassed(userId: string): Promise<void> {
       await throttles.clear(secondFactorKey(userId).key);
     },
-
-    /** The former name of admitLogin, kept for the SSO account link: it now counts the attempt too. */
-    async assertAllowed(email: string, ip: string | null, now = new Date()): Promise<void> {
-      await admitLogin(email, ip, now);
-    },
-
-    /** Nothing left to do: the attempt was counted when it was admitted. Kept for the SSO account link. */
-    async recordFailure(_email: string, _ip: string | null): Promise<void> {},
   };
 }
 

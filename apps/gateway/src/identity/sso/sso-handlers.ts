@@ -106,10 +106,10 @@ export function createSsoHandlers({
     const linkingCode = input.linking_code;
     const live = await sso.peekTicket(sha256(linkingCode));
     if (!live || live.kind !== "linking" || live.consumedAt || live.expiresAt <= new Date()) throw INVALID_LINKING_CODE;
-    await throttle.assertAllowed(input.email, request.ipAddress);
+    // Counted before the password is checked, as a login is.
+    await throttle.admitLogin(input.email, request.ipAddress);
     const user = await sso.findLinkingUser(input.email);
     if (!(await passwords.verify(user?.passwordHash ?? null, input.password)) || !user?.membership || user.suspendedAt) {
-      await throttle.recordFailure(input.email, request.ipAddress);
       // Written on its own, before the refusal is thrown.
       await withIdentityEvents(request, async (_tx, record) =>
         record("auth.login.failed", {
@@ -120,8 +120,11 @@ export function createSsoHandlers({
       );
       throw INVALID_LOGIN;
     }
-    if (user.otpEnabledAt) throw new AppError("unauthorized", { message: "MFA users should sign in with email and password", mfaRequired: true });
-    await throttle.recordSuccess(input.email);
+    if (user.otpEnabledAt) {
+      await throttle.refundLogin(input.email, request.ipAddress); // the right password: no failure
+      throw new AppError("unauthorized", { message: "MFA users should sign in with email and password", mfaRequired: true });
+    }
+    await throttle.recordSuccess(input.email, request.ipAddress);
     const membership = user.membership;
     try {
       return await withIdentityEvents(request, async (tx, record) => {
