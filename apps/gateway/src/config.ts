@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BaseServiceEnvSchema, PortSchema, secretSchema } from "@hearth/service-kit";
+import { BaseServiceEnvSchema, PortSchema, markSecret, secretSchema } from "@hearth/service-kit";
 
 /** Where a service listens: an http(s) URL (a bare `host:port` would parse as a URL scheme). */
 const ServiceUrlSchema = z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" });
@@ -24,7 +24,7 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   JWT_SECRET: secretSchema(),
   JWT_KEY_ID: KeyIdSchema.default("primary"),
   /** Retired keys that still verify the tokens they signed: `kid:secret,kid:secret`. */
-  JWT_PREVIOUS_KEYS: PreviousKeysSchema.default([]),
+  JWT_PREVIOUS_KEYS: markSecret(PreviousKeysSchema.default([])),
   /** Seals secrets kept at rest (TOTP seeds, SSO client secrets). Changing it makes them unreadable. */
   SECRETS_ENCRYPTION_KEY: secretSchema(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),

@@ -57,7 +57,10 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
       }),
     ]),
   ) as Record<ServiceName, ServiceCall>;
-  const idempotency = createIdempotentRequests(createIdempotencyRepository(db));
+  const idempotency = createIdempotentRequests(createIdempotencyRepository(db), {
+    ...DEFAULT_IDEMPOTENCY,
+    onStoreFailed: (err) => log.error({ err }, "could not store an idempotent request's answer; its key stays held until the claim lapses"),
+  });
   const readiness = createGatewayReadiness({ pingDatabase: () => db.$queryRaw`SELECT 1` });
   const dependencies = createDependencyStatus({
     urls: Object.fromEntries(SERVICE_NAMES.map((service) => [service, config[SERVICE_URL_KEYS[service]]])) as Record<ServiceName, string>,
@@ -91,6 +94,8 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
       sweeper.start();
     },
     stop: async () => {
+      // Idempotent runs whose answer was late store it before the database goes (within the shutdown's time).
+      await idempotency.drain(8000);
       await sessionExpiry.stop();
       await sweeper.stop();
       await rateLimiter.stop();

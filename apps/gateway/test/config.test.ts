@@ -86,6 +86,11 @@ describe("gateway config", () => {
     expect(loadConfig(GatewayEnvSchema, { ...VALID_ENV, ...STRONG, NODE_ENV: "production" }).NODE_ENV).toBe("production");
   });
 
+  it("in production, refuses a published default kept as a retired key (tokens forged with it would still verify)", () => {
+    const problems = problemsOf({ ...VALID_ENV, ...STRONG, NODE_ENV: "production", JWT_PREVIOUS_KEYS: "old:dev-only-jwt-secret-change-me-0000000000000" });
+    expect(problems).toEqual([expect.stringMatching(/^JWT_PREVIOUS_KEYS: is a published development default/)]);
+  });
+
   it("needs the URL of every service", () => {
     const problems = problemsOf({ ...VALID_ENV, FINANCE_URL: undefined, CHAT_URL: undefined, NOTIFICATIONS_URL: undefined, AUDIT_URL: undefined });
     expect(problems.sort()).toEqual(["AUDIT_URL", "CHAT_URL", "FINANCE_URL", "NOTIFICATIONS_URL"].map((key) => `${key} is required but not set`));

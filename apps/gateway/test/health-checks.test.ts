@@ -49,6 +49,11 @@ describe("cachedCheck", () => {
 });
 
 describe("gateway readiness", () => {
+  it("answers unavailable when the database does not answer in time, instead of hanging", async () => {
+    const readiness = createGatewayReadiness({ pingDatabase: () => new Promise(() => {}), cacheMs: 0, timeoutMs: 50 });
+    expect(await readiness.check()).toEqual({ ready: false, body: { status: "unavailable", checks: { database: false } } });
+  });
+
   it("is ready when its database answers, unavailable when not, and draining after drain()", async () => {
     let up = true;
     const readiness = createGatewayReadiness({ pingDatabase: async () => (up ? 1 : Promise.reject(new Error("no database"))), cacheMs: 0 });

@@ -63,17 +63,55 @@ describe("idempotent requests (on the gateway's database)", () => {
     });
   });
 
-  it("stores a client error, but gives the key back after a 5xx or 429", async () => {
+  it("stores a client error; gives the key back after a 429 or a service never reached; holds it after a failure that may have committed", async () => {
     const requests = createIdempotentRequests(createIdempotencyRepository(db), { retentionMs: 86_400_000, lockMs: 60_000, answerWithinMs: 1000 });
     const refused = randomUUID();
     await expect(requests.run("user:d", refused, "h", async () => Promise.reject(AppError.validation(["Name is bad"])))).rejects.toBeInstanceOf(AppError);
     const replay = await requests.run("user:d", refused, "h", async () => ({ status: 201, body: {} }));
     expect(replay.replayed).toBe(true);
     expect(replay.answer.status).toBe(422);
-    for (const code of ["service_unavailable", "rate_limit_exceeded"] as const) {
+
+    const unreached = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:4001"), { code: "ECONNREFUSED" });
+    const fetchFailed = new TypeError("fetch failed", { cause: unreached });
+    for (const failure of [new AppError("rate_limit_exceeded"), new AppError("service_unavailable", { cause: fetchFailed })]) {
       const key = randomUUID();
-      await expect(requests.run("user:d", key, "h", async () => Promise.reject(new AppError(code)))).rejects.toMatchObject({ code });
+      await expect(requests.run("user:d", key, "h", async () => Promise.reject(failure))).rejects.toBe(failure);
       expect(await requests.run("user:d", key, "h", async () => ({ status: 201, body: { retried: true } }))).toMatchObject({ replayed: false });
     }
+
+    // A timeout (or a reset, or a 5xx) may have committed: the retry must not run it again while the claim holds.
+    const timedOut = randomUUID();
+    await expect(requests.run("user:d", timedOut, "h", async () => Promise.reject(new AppError("service_unavailable")))).rejects.toMatchObject({
+      code: "service_unavailable",
+    });
+    await expect(requests.run("user:d", timedOut, "h", async () => ({ status: 201, body: {} }))).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("never runs a succeeded request again when its answer cannot be stored", async () => {
+    const repository = createIdempotencyRepository(db);
+    const failures: unknown[] = [];
+    const requests = createIdempotentRequests(
+      { ...repository, complete: async () => Promise.reject(new Error("database blip")) },
+      { retentionMs: 86_400_000, lockMs: 60_000, answerWithinMs: 5000, onStoreFailed: (err) => failures.push(err) },
+    );
+    const key = randomUUID();
+    let runs = 0;
+    const create = async () => ({ status: 201, body: { run: ++runs } });
+    expect((await requests.run("user:e", key, "h", create)).answer.status).toBe(201);
+    expect(failures).toHaveLength(1);
+    await expect(requests.run("user:e", key, "h", create)).rejects.toMatchObject({ code: "conflict" });
+    expect(runs).toBe(1);
+  });
+
+  it("lets shutdown wait for a run whose answer was late, so it stores what it did", async () => {
+    const requests = createIdempotentRequests(createIdempotencyRepository(db), { retentionMs: 86_400_000, lockMs: 60_000, answerWithinMs: 20 });
+    const key = randomUUID();
+    const slow = async () => {
+      await until(200);
+      return { status: 201, body: { stored: true } };
+    };
+    await expect(requests.run("user:f", key, "h", slow)).rejects.toMatchObject({ code: "service_unavailable" });
+    await requests.drain(5000);
+    expect(await requests.run("user:f", key, "h", slow)).toEqual({ answer: { status: 201, body: { stored: true } }, replayed: true });
   });
 });

@@ -52,4 +52,10 @@ describe("npm start's secrets", () => {
     expect(next.SECRETS_ENCRYPTION_KEY).toBe(first.SECRETS_ENCRYPTION_KEY);
     expect(warnings).toEqual([expect.stringContaining("JWT_SECRET was missing")]);
   });
+
+  it("keeps a SECRETS_ENCRYPTION_KEY given in the environment on the first start, so a later start without it finds the same key", async () => {
+    const given = "fd61a03af4f77d870fc21e05e7e80678095c92d808cfb3b5c279ee04c74aca13";
+    expect((await loadSecrets(dataDir, { SECRETS_ENCRYPTION_KEY: given })).SECRETS_ENCRYPTION_KEY).toBe(given);
+    expect((await loadSecrets(dataDir, {})).SECRETS_ENCRYPTION_KEY).toBe(given);
+  });
 });

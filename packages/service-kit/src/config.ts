@@ -33,7 +33,13 @@ const secretSchemas = z.registry<{ secret: true }>();
 
 /** A secret variable: 32 characters or more everywhere; in production also no known default or placeholder. */
 export function secretSchema() {
-  return z.string().min(32, { message: "must be at least 32 characters" }).register(secretSchemas, { secret: true });
+  return markSecret(z.string().min(32, { message: "must be at least 32 characters" }));
+}
+
+/** Marks a variable whose value is a secret, or a list of `{ secret }` (retired keys): production checks each one. */
+export function markSecret<S extends z.ZodType>(schema: S): S {
+  secretSchemas.add(schema, { secret: true });
+  return schema;
 }
 
 /**
@@ -67,9 +73,10 @@ function productionSecretProblems(schema: z.ZodType, config: unknown): string[] 
   if (values.NODE_ENV !== "production" || !(schema instanceof z.ZodObject)) return [];
   const problems: string[] = [];
   for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (!secretSchemas.has(field)) continue;
     const value = values[key];
-    if (!secretSchemas.has(field) || typeof value !== "string") continue;
-    const reason = weakSecretReason(value);
+    const secrets = typeof value === "string" ? [value] : Array.isArray(value) ? value.map((item) => (item as { secret?: unknown }).secret) : [];
+    const reason = secrets.map((secret) => (typeof secret === "string" ? weakSecretReason(secret) : null)).find((found) => found !== null);
     if (reason) problems.push(`${key}: ${reason}; in production set a random secret (e.g. \`openssl rand -hex 32\`)`);
   }
   return problems;

@@ -1,5 +1,15 @@
 export { kafkaSecurityOf, type KafkaSecurity } from "./kafka-security";
-export { loadConfig, ConfigError, BaseServiceEnvSchema, PortSchema, kafkaBrokersOf, serviceEnvSchema, secretSchema, weakSecretReason } from "./config";
+export {
+  loadConfig,
+  ConfigError,
+  BaseServiceEnvSchema,
+  PortSchema,
+  kafkaBrokersOf,
+  serviceEnvSchema,
+  secretSchema,
+  markSecret,
+  weakSecretReason,
+} from "./config";
 export { createLogger, REDACTED_PATHS, type LogDestination, type Logger } from "./logger";
 export { createInternalSigner, createInternalVerifier, INTERNAL_AUTH_HEADER } from "./internal-auth";
 export { createPrismaClient } from "./prisma";

@@ -95,4 +95,21 @@ describe("Idempotency-Key on creating requests", () => {
     }
     expect(await tagNames()).not.toContain("Malformed key");
   });
+
+  it("leaves the gateway's own POSTs alone: an API key's secret is never stored for replay", async () => {
+    const key = randomUUID();
+    const create = () =>
+      api.post<{ key: string }>(
+        "/api/v1/api_keys",
+        { api_key: { name: "twice", scopes: ["read"] } },
+        { token: alice.accessToken, headers: { "idempotency-key": key } },
+      );
+    const first = await create();
+    const second = await create();
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers.get("idempotent-replayed")).toBeNull();
+    expect(second.body.key).not.toBe(first.body.key);
+    const stored = await system.db.gateway.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM idempotency_keys WHERE key = ${key}`;
+    expect(stored[0]?.n).toBe(0);
+  });
 });

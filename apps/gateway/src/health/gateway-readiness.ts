@@ -9,6 +9,8 @@ export interface GatewayReadinessOptions {
   pingDatabase: () => Promise<unknown>;
   /** How long one answer is reused (the probe is public and unthrottled). */
   cacheMs?: number;
+  /** A database that does not answer within this is down: the probe answers 503, never hangs. */
+  timeoutMs?: number;
 }
 
 /**
@@ -18,14 +20,15 @@ export interface GatewayReadinessOptions {
  */
 export function createGatewayReadiness(options: GatewayReadinessOptions) {
   let draining = false;
-  const database = cachedCheck(
-    () =>
-      options.pingDatabase().then(
-        () => true,
-        () => false,
-      ),
-    options.cacheMs ?? 1000,
-  );
+  const database = cachedCheck(() => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), options.timeoutMs ?? 2000)));
+    const answered = options.pingDatabase().then(
+      () => true,
+      () => false,
+    );
+    return Promise.race([answered, late]).finally(() => clearTimeout(timer));
+  }, options.cacheMs ?? 1000);
   return {
     /** From now on /ready answers 503 "draining" (SIGTERM: let the load balancer stop sending first). */
     drain(): void {

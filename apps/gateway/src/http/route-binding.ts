@@ -108,8 +108,10 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
     return answerOf(route, await call(route.procedure, route.method === "GET" ? "query" : "mutation", input, { requestId: request.requestId, actor }));
   };
   const idempotencyKey = req.get("idempotency-key");
-  // POSTs create: a retry after a timeout must not create twice. Other methods are idempotent by nature.
-  if (idempotencyKey === undefined || route.method !== "POST" || !actor) return execute(deps.services);
+  // POSTs to the services create: a retry after a timeout must not create twice. Other methods are
+  // idempotent by nature; the gateway's own POSTs (API keys, invitations, MFA, sessions) answer secrets
+  // that must not be stored for replay, and run in its own database, where no timeout leaves them in doubt.
+  if (idempotencyKey === undefined || route.method !== "POST" || !actor || route.owner === "gateway") return execute(deps.services);
   assertIdempotencyKey(idempotencyKey);
   const outcome = await deps.idempotency.run(rateLimitBucket(actor), idempotencyKey, requestHashOf(route, input), () => execute(deps.patientServices));
   if (outcome.replayed) res.set("Idempotent-Replayed", "true");

@@ -8,6 +8,8 @@ export interface IdempotencyOptions {
   lockMs: number;
   /** How long the client waits for the answer; a run still going then goes on, and a retry gets its answer. */
   answerWithinMs: number;
+  /** Called when an answer could not be stored (the key then stays held until its claim lapses). */
+  onStoreFailed?: (err: unknown) => void;
 }
 
 export const DEFAULT_IDEMPOTENCY: IdempotencyOptions = { retentionMs: 24 * 3600_000, lockMs: 5 * 60_000, answerWithinMs: 10_000 };
@@ -26,10 +28,28 @@ export interface IdempotentOutcome {
   replayed: boolean;
 }
 
-/** The answer a failure gets, if it may be stored: a client error is final; 5xx and 429 say "try again", so the key is given back. */
-function storableError(err: unknown): StoredAnswer | null {
-  if (!(err instanceof AppError) || err.status >= 500 || err.status === 429) return null;
-  return { status: err.status, body: err.toBody() };
+/** Socket errors that mean the request never reached the service: nothing can have run there. */
+const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function neverSent(err: unknown): boolean {
+  let cause: unknown = err;
+  for (let depth = 0; depth < 8 && cause instanceof Error; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && NEVER_SENT.has(code)) return true;
+    cause = cause.cause;
+  }
+  return false;
+}
+
+/**
+ * What a failed run leaves behind: a client error is the answer (stored and replayed); a 429, or a
+ * service that was never reached, ran nothing, so the key is given back; any other failure (a
+ * timeout, a reset, a 5xx) may have committed, so the key stays held until its claim lapses.
+ */
+function outcomeOfFailure(err: unknown): { store: StoredAnswer } | "release" | "hold" {
+  if (err instanceof AppError && err.status < 500 && err.status !== 429) return { store: { status: err.status, body: err.toBody() } };
+  if ((err instanceof AppError && err.status === 429) || neverSent(err)) return "release";
+  return "hold";
 }
 
 /**
@@ -54,20 +74,47 @@ export function createIdempotentRequests(repository: IdempotencyRepository, opti
     throw new AppError("conflict", { message: "A request with this Idempotency-Key is still being processed; retry it in a moment" });
   }
 
-  async function settle(credential: string, key: string, run: Promise<StoredAnswer>): Promise<StoredAnswer> {
-    try {
-      const answer = await run;
-      await repository.complete(credential, key, answer);
-      return answer;
-    } catch (err) {
-      const answer = storableError(err);
-      if (answer) await repository.complete(credential, key, answer);
-      else await repository.release(credential, key);
-      throw err;
+  /** Stores an answer, retrying a failing database a few times: a run that succeeded must never run again. */
+  async function store(credential: string, key: string, answer: StoredAnswer): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await repository.complete(credential, key, answer);
+        return;
+      } catch (err) {
+        // Still held after this: a retry is told to come back until the claim lapses.
+        if (attempt >= 3) return options.onStoreFailed?.(err);
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
     }
   }
 
+  async function settle(credential: string, key: string, run: Promise<StoredAnswer>): Promise<StoredAnswer> {
+    let answer: StoredAnswer;
+    try {
+      answer = await run;
+    } catch (err) {
+      const outcome = outcomeOfFailure(err);
+      if (outcome === "release")
+        await repository.release(credential, key).catch(() => {}); // unreleased, it lapses
+      else if (outcome !== "hold") await store(credential, key, outcome.store);
+      throw err;
+    }
+    await store(credential, key, answer);
+    return answer;
+  }
+
+  // Runs still going (their answer was late): shutdown waits for them, so they store what they did.
+  const inFlight = new Set<Promise<unknown>>();
+
   return {
+    /** Waits up to `ms` for runs still going to settle and store their answers. */
+    async drain(ms: number): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+      await Promise.race([Promise.allSettled([...inFlight]), waited]);
+      clearTimeout(timer);
+    },
+
     async run(credential: string, key: string, requestHash: string, execute: () => Promise<StoredAnswer>): Promise<IdempotentOutcome> {
       const taken = await take(credential, key, requestHash);
       if (taken !== "run") return { answer: taken, replayed: true };
@@ -84,7 +131,9 @@ export function createIdempotentRequests(repository: IdempotencyRepository, opti
           options.answerWithinMs,
         );
       });
-      settled.catch(() => {}); // a run that outlasts the answer still settles (and stores) on its own
+      const tracked = settled.catch(() => {}); // a run that outlasts the answer still settles (and stores) on its own
+      inFlight.add(tracked);
+      void tracked.finally(() => inFlight.delete(tracked));
       try {
         return { answer: await Promise.race([settled, late]), replayed: false };
       } finally {

@@ -51,8 +51,12 @@ export async function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv = proc
     if (secrets[key]) continue;
     const fromEnv = (FROM_ENV as readonly string[]).includes(key) && Boolean(env[key]);
     if (installed && !fromEnv && IRREPLACEABLE.includes(key)) throw new StartError(missingSecretMessage(file, key, stored === null));
-    if (installed) onWarning(`${key} was missing from ${file}; a new one was generated (everyone has to sign in again).`);
-    secrets[key] = randomBytes(32).toString("hex");
+    // One given in the environment is the one kept: a later start without it must find the same one.
+    if (fromEnv) secrets[key] = env[key] as string;
+    else {
+      if (installed) onWarning(`${key} was missing from ${file}; a new one was generated (everyone has to sign in again).`);
+      secrets[key] = randomBytes(32).toString("hex");
+    }
     generated = true;
   }
   if (generated) {
@@ -65,7 +69,10 @@ export async function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv = proc
   }
   for (const key of FROM_ENV) {
     const value = env[key];
-    if (value) secrets[key] = value;
+    if (!value || value === secrets[key]) continue;
+    if (key === "SECRETS_ENCRYPTION_KEY")
+      onWarning(`SECRETS_ENCRYPTION_KEY from the environment differs from the one in ${file}: what the stored key sealed cannot be opened with it.`);
+    secrets[key] = value;
   }
   return secrets;
 }
