@@ -2,7 +2,22 @@ import { z } from "zod";
 
 export const UuidSchema = z.uuid({ message: "must be a UUID" });
 export const TimestampSchema = z.iso.datetime({ offset: true });
+/** A calendar date on the wire (YYYY-MM-DD), as responses carry it. */
 export const DateSchema = z.iso.date();
+
+/** The years a date from a client may name (see DateInputSchema). */
+export const DATE_INPUT_RANGE = { min: "1900-01-01", max: "2999-12-31" } as const;
+const DATE_INPUT_MESSAGE = `must be a real calendar date (YYYY-MM-DD) from ${DATE_INPUT_RANGE.min} to ${DATE_INPUT_RANGE.max}`;
+
+/**
+ * A date a client sends (filters, exchange-rate dates): a day that exists (no 2024-02-30), in
+ * years 1900 to 2999. That holds every ledger date with room for "since ever" filters, and
+ * keeps away from the edges where PostgreSQL and JavaScript differ (PostgreSQL has no year 0).
+ */
+export const DateInputSchema = z.iso
+  .date({ message: DATE_INPUT_MESSAGE })
+  .refine((date) => date >= DATE_INPUT_RANGE.min && date <= DATE_INPUT_RANGE.max, { message: DATE_INPUT_MESSAGE, abort: true });
+
 /**
  * A date an entry or valuation may carry: balances are computed for every day from an account's
  * first entry, so a typo like 0202-01-01 would mean 700,000 days of rows. 1970 to 2099 holds
@@ -36,20 +51,42 @@ export type Pagination = z.infer<typeof PaginationSchema>;
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 25;
 
-/** A positive whole number from a query string, or `fallback` for anything else (Sure does not refuse these). */
-const wholeOr = (fallback: number) => (value: unknown) => {
-  const number = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-  return Number.isFinite(number) && number >= 1 ? Math.floor(number) : fallback;
-};
+/**
+ * The deepest page a list serves, and the largest number any page parameter may say: far past
+ * any household's data, and (page - 1) * per_page stays a safe row offset for Prisma.
+ */
+export const MAX_PAGE = 1_000_000;
+
+/** Text a client meant as a number: a sign, a digit or a decimal point first, or JavaScript's Infinity/NaN. */
+const NUMBER_LIKE = /^[+-]?(\d|\.\d|infinity$|nan$)/i;
+
+/**
+ * A page parameter as Sure reads it, without its surprises: absent, empty or a word that is no
+ * number at all ("abc") is `fallback`; 0 is `fallback`; above `clampTo` is `clampTo`. Anything
+ * else that is not a whole number up to MAX_PAGE (-1, 1.5, 1e300, Infinity, twenty digits) is
+ * refused, naming the parameter, instead of reaching the database as a row offset.
+ */
+function pageNumber(fallback: number, clampTo: number) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : value === undefined ? "" : null;
+      if (text === "" || (text !== null && !NUMBER_LIKE.test(text))) return fallback;
+      const number = text !== null && /^\d+$/.test(text) ? Number(text) : NaN;
+      if (number <= MAX_PAGE) return number < 1 ? fallback : Math.min(number, clampTo);
+      ctx.addIssue({ code: "custom", message: `must be a whole number from 1 to ${MAX_PAGE}` });
+      return z.NEVER;
+    });
+}
 
 /**
  * page/per_page query parameters as Sure reads them: page defaults to 1; per_page defaults to 25,
- * above 100 becomes 100, and below 1 or not a number becomes 25.
+ * above 100 becomes 100, and 0 or a word becomes 25. Numbers out of range are a 400 (pageNumber).
  */
-const QueryNumber = z.union([z.number(), z.string()]).optional();
 export const PageQuerySchema = z.object({
-  page: QueryNumber.transform(wholeOr(1)).describe("Page number (default: 1)"),
-  per_page: QueryNumber.transform((value) => Math.min(wholeOr(DEFAULT_PER_PAGE)(value), MAX_PER_PAGE)).describe("Items per page (default: 25, max: 100)"),
+  page: pageNumber(1, MAX_PAGE).describe("Page number (default: 1)").meta({ type: "integer", minimum: 1, maximum: MAX_PAGE }),
+  per_page: pageNumber(DEFAULT_PER_PAGE, MAX_PER_PAGE).describe("Items per page (default: 25, max: 100)").meta({ type: "integer", minimum: 1 }),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 
@@ -67,35 +104,74 @@ export function paginationOf(query: PageQuery, totalCount: number): Pagination {
   };
 }
 
-/** Where in a JSON value a string holds a NUL character (PostgreSQL text cannot store one), or null. */
-export function nulPathOf(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = nulPathOf(item, [...path, i]);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const found = nulPathOf(item, [...path, key]);
-      if (found) return found;
+/** An unpaired UTF-16 surrogate: with the `u` flag a well-formed pair is one code point and does not match. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * Why PostgreSQL cannot take this string, or null. Text columns cannot hold NUL; an unpaired
+ * surrogate is no Unicode text at all: UTF-8 cannot encode it (the driver would store U+FFFD
+ * silently) and jsonb refuses its \u escape, so an event carrying one breaks the outbox.
+ */
+function unstorableReason(text: string): string | null {
+  if (text.includes("\u0000")) return "must not contain NUL (\\u0000) characters";
+  if (LONE_SURROGATE.test(text)) return "must not contain unpaired UTF-16 surrogates";
+  return null;
+}
+
+export interface UnstorableText {
+  /** Where the string is; for an object key, the key itself with the bad characters as U+FFFD. */
+  path: (string | number)[];
+  message: string;
+}
+
+/** A place in a JSON value, linked to its parent so a deep walk does not copy paths. */
+interface Place {
+  value: unknown;
+  key: string | number | null;
+  parent: Place | null;
+}
+
+function pathOf(place: Place | null, last?: string): (string | number)[] {
+  const path: (string | number)[] = last === undefined ? [] : [last];
+  for (let at = place; at && at.key !== null; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * The first string (value or object key) in a JSON value that PostgreSQL cannot store, or null.
+ * Walks with its own stack: a JSON body nested 100,000 deep must not overflow the call stack.
+ */
+export function unstorableTextOf(value: unknown): UnstorableText | null {
+  const pending: Place[] = [{ value, key: null, parent: null }];
+  for (let place = pending.pop(); place; place = pending.pop()) {
+    const current = place.value;
+    if (typeof current === "string") {
+      const message = unstorableReason(current);
+      if (message) return { path: pathOf(place), message };
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) pending.push({ value: current[i], key: i, parent: place });
+    } else if (current !== null && typeof current === "object") {
+      const entries = Object.entries(current);
+      for (const [key] of entries) {
+        const message = unstorableReason(key);
+        if (message) return { path: pathOf(place, key.replaceAll("\u0000", "\uFFFD").replace(/[\uD800-\uDFFF]/gu, "\uFFFD")), message };
+      }
+      for (const [key, item] of entries.reverse()) pending.push({ value: item, key, parent: place });
     }
   }
   return null;
 }
 
 /**
- * The schema, refusing any string with a NUL character anywhere inside: such text can never
- * be stored, so it is a validation failure at the boundary, not a database error later.
+ * The schema, refusing any string (or key) PostgreSQL cannot store anywhere inside: such text
+ * is a validation failure at the boundary, not a database or outbox error later.
  */
-export function withoutNul<S extends z.ZodType>(schema: S) {
+export function withStorableText<S extends z.ZodType>(schema: S) {
   return z
     .unknown()
     .superRefine((value, ctx) => {
-      const path = nulPathOf(value);
-      if (path) ctx.addIssue({ code: "custom", path, message: "must not contain NUL (\\u0000) characters" });
+      const found = unstorableTextOf(value);
+      if (found) ctx.addIssue({ code: "custom", path: found.path, message: found.message });
     })
     .pipe(schema);
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildOpenApiDocument, nulPathOf, routes, withoutNul, type RouteDef } from "../src";
-import { z } from "zod";
+import { buildOpenApiDocument, routes, type RouteDef } from "../src";
 
 const table = Object.entries(routes) as [string, RouteDef][];
 
@@ -28,20 +27,5 @@ describe("the OpenAPI document", () => {
       expect(operation, key).toBeDefined();
       expect(Object.keys(operation?.responses ?? {}), key).toContain(String(route.status));
     }
-  });
-});
-
-describe("NUL characters", () => {
-  it("are found wherever they are in a JSON value", () => {
-    expect(nulPathOf({ a: [{ b: "ok" }, { c: "x\u0000y" }] })).toEqual(["a", 1, "c"]);
-    expect(nulPathOf({ a: ["ok", 1, null, true] })).toBeNull();
-  });
-
-  it("fail the wrapped schema with the field's path", () => {
-    const schema = withoutNul(z.object({ name: z.string() }));
-    const result = schema.safeParse({ name: "a\u0000" });
-    expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.path).toEqual(["name"]);
-    expect(schema.parse({ name: "fine" })).toEqual({ name: "fine" });
   });
 });

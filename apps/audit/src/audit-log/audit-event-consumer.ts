@@ -1,10 +1,10 @@
-import { AUDIT_DEAD_LETTER_TOPIC, AUDIT_TOPICS, AuditEventSchema, withoutNul, type AuditEvent } from "@hearth/contracts";
+import { AUDIT_DEAD_LETTER_TOPIC, AUDIT_TOPICS, AuditEventSchema, withStorableText, type AuditEvent } from "@hearth/contracts";
 import type { KafkaSecurity, Logger } from "@hearth/service-kit";
 import { createKafka, startKafkaConsumer, type ConsumedMessage } from "@hearth/service-kit/events";
 import type { AuditLogRepository } from "./audit-log-repository";
 
 // An event PostgreSQL cannot store (a NUL in a string) is as invalid as malformed JSON: dead-lettered, never retried forever.
-const StorableAuditEventSchema = withoutNul(AuditEventSchema);
+const StorableAuditEventSchema = withStorableText(AuditEventSchema);
 
 export const AUDIT_CONSUMER_GROUP = "hearth-audit";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { DateInputSchema, DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 import { answerWith } from "../route";
 import { AmountInputSchema } from "../money";
 import { CurrencyInputSchema } from "./accounts";
@@ -35,7 +35,7 @@ export const UpsertExchangeRateBodySchema = z
   .object({
     from: CurrencyInputSchema,
     to: CurrencyInputSchema,
-    date: DateSchema,
+    date: DateInputSchema,
     rate: AmountInputSchema.refine((text) => /[1-9]/.test(text) && !text.startsWith("-"), { message: "rate must be greater than 0" }),
   })
   .refine((r) => r.from !== r.to, { message: "from and to must be different currencies" });
@@ -43,8 +43,8 @@ export const UpsertExchangeRateBodySchema = z
 export const ExchangeRateListQuerySchema = PageQuerySchema.extend({
   from: CurrencyInputSchema.optional(),
   to: CurrencyInputSchema.optional(),
-  start_date: DateSchema.optional(),
-  end_date: DateSchema.optional(),
+  start_date: DateInputSchema.optional(),
+  end_date: DateInputSchema.optional(),
 });
 
 export const ExchangeRateCollectionSchema = z.object({ exchange_rates: z.array(ExchangeRateSchema), pagination: PaginationSchema });

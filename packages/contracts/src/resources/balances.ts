@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CentsSchema } from "../money";
-import { DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { DateInputSchema, DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 import { CurrencyInputSchema } from "./accounts";
 
 const money = <N extends string>(name: N) =>
@@ -38,6 +38,6 @@ export const BalanceCollectionSchema = z.object({ balances: z.array(BalanceSchem
 export const BalanceListQuerySchema = PageQuerySchema.extend({
   account_id: UuidSchema.optional(),
   currency: CurrencyInputSchema.optional(),
-  start_date: DateSchema.optional(),
-  end_date: DateSchema.optional(),
+  start_date: DateInputSchema.optional(),
+  end_date: DateInputSchema.optional(),
 });

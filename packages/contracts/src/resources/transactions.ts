@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerWith } from "../route";
 import { AmountInputSchema, CentsSchema } from "../money";
-import { DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema, listQuery } from "../primitives";
+import { DateInputSchema, DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema, listQuery } from "../primitives";
 import { AccountSummarySchema, CurrencyInputSchema } from "./accounts";
 
 /** Sure's Transfer summary inside a transaction: the other side of the pair. */
@@ -47,8 +47,8 @@ export const TransactionListQuerySchema = PageQuerySchema.extend({
   account_id: UuidSchema.optional(),
   category_id: UuidSchema.optional(),
   merchant_id: UuidSchema.optional(),
-  start_date: DateSchema.optional(),
-  end_date: DateSchema.optional(),
+  start_date: DateInputSchema.optional(),
+  end_date: DateInputSchema.optional(),
   min_amount: AmountInputSchema.optional(),
   max_amount: AmountInputSchema.optional(),
   type: z.enum(["income", "expense"]).optional(),

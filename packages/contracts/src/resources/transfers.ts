@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AmountInputSchema, CentsSchema } from "../money";
-import { DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { DateInputSchema, DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 
 /** One side of a transfer (Sure's TransferTransactionSide); `id` and `entry_id` are the transaction's. */
 export const TransferSideSchema = z.object({
@@ -40,7 +40,7 @@ export type Transfer = z.infer<typeof TransferSchema>;
 
 export const TransferCollectionSchema = z.object({ transfers: z.array(TransferSchema), pagination: PaginationSchema });
 
-const DateRangeQuery = { account_id: UuidSchema.optional(), start_date: DateSchema.optional(), end_date: DateSchema.optional() };
+const DateRangeQuery = { account_id: UuidSchema.optional(), start_date: DateInputSchema.optional(), end_date: DateInputSchema.optional() };
 export const TransferListQuerySchema = PageQuerySchema.extend({ status: z.enum(["pending", "confirmed"]).optional(), ...DateRangeQuery });
 export const RejectedTransferListQuerySchema = PageQuerySchema.extend(DateRangeQuery);
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerWith } from "../route";
 import { AmountInputSchema, CentsSchema } from "../money";
-import { DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { DateInputSchema, DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 import { AccountSummarySchema } from "./accounts";
 
 /** Sure's Valuation: the account's whole balance on a date (the id is the entry's). */
@@ -23,8 +23,8 @@ export const ValuationCollectionSchema = z.object({ valuations: z.array(Valuatio
 
 export const ValuationListQuerySchema = PageQuerySchema.extend({
   account_id: UuidSchema.optional(),
-  start_date: DateSchema.optional(),
-  end_date: DateSchema.optional(),
+  start_date: DateInputSchema.optional(),
+  end_date: DateInputSchema.optional(),
 });
 
 const Notes = z.string().max(10_000).nullable().optional();

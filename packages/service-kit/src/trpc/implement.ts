@@ -3,7 +3,7 @@ import {
   AppError,
   authorize,
   internalProcedures,
-  withoutNul,
+  withStorableText,
   routesOf,
   type InternalContext,
   type ProceduresOf,
@@ -24,7 +24,7 @@ export type RouteHandlers<O extends RouteOwner> = { [K in ProceduresOf<O>]: Rout
 export function inputSchemaOf(route: RouteDef): z.ZodType {
   const parts = [route.params, route.query, route.body].filter((part): part is NonNullable<typeof part> => part !== undefined);
   if (parts.length === 0) return z.object({});
-  return withoutNul(parts.slice(1).reduce<z.ZodType>((merged, part) => z.intersection(merged, part), parts[0] as z.ZodType));
+  return withStorableText(parts.slice(1).reduce<z.ZodType>((merged, part) => z.intersection(merged, part), parts[0] as z.ZodType));
 }
 
 type ProcedureTree = { [segment: string]: ProcedureTree | ReturnType<typeof t.procedure.query> };
@@ -88,7 +88,7 @@ export function buildServiceRouter<O extends RouteOwner>(owner: O, handlers: Rou
       tree,
       name,
       base
-        .input(withoutNul(def.input))
+        .input(withStorableText(def.input))
         .output(def.output)
         .mutation(({ ctx, input }) => handler({ ctx, input })),
     );
