@@ -45,4 +45,10 @@ describe("signup throttling", () => {
     expect(answers.filter((res) => res.status === 429)).toHaveLength(50 - LIMIT);
     expect(await system.db.gateway.user.count({ where: { email: { startsWith: "burst-" } } })).toBe(LIMIT);
   });
+
+  it("counts an IPv6 client by its /64: a new address in the same block gets no new allowance", async () => {
+    for (let i = 1; i <= LIMIT; i++) expect((await signup(`2001:db8:77:1::${i}`)).status).toBe(201);
+    expect((await signup("2001:db8:77:1:ffff::abcd")).status).toBe(429);
+    expect((await signup("2001:db8:77:2::1")).status).toBe(201);
+  });
 });

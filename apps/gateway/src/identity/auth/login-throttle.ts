@@ -1,5 +1,6 @@
 import { AppError } from "@hearth/contracts";
 import type { IdentityDb } from "../../db";
+import { clientIpBucket } from "../../net/client-ip-bucket";
 import { createLoginThrottleRepository, type ThrottleRule } from "./login-throttle-repository";
 
 export interface LoginThrottleOptions {
@@ -57,7 +58,8 @@ export function createLoginThrottle(db: IdentityDb, options: LoginThrottleOption
   const throttles = createLoginThrottleRepository(db);
   const ruleOf = (key: ThrottleKey): ThrottleRule => ({ ...options, allowance: key.allowance });
   const accountKey = (email: string): ThrottleKey => ({ key: `email:${email}`, allowance: options.accountFailures });
-  const ipKey = (ip: string): ThrottleKey => ({ key: `ip:${ip}`, allowance: options.ipFailures });
+  // By /64 for IPv6: one subscriber's block is one allowance.
+  const ipKey = (ip: string): ThrottleKey => ({ key: `ip:${clientIpBucket(ip)}`, allowance: options.ipFailures });
   // The IP first: a locked IP spraying many emails then leaves no row per email.
   const loginKeys = (email: string, ip: string | null): ThrottleKey[] => [...(ip ? [ipKey(ip)] : []), accountKey(email)];
   const secondFactorKey = (userId: string): ThrottleKey => ({ key: `mfa:${userId}`, allowance: options.secondFactorFailures });

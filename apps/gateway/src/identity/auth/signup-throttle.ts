@@ -1,6 +1,7 @@
 import { AppError } from "@hearth/contracts";
 import type { IdentityDb } from "../../db";
 import { createRateLimitRepository } from "../../http/rate-limit-repository";
+import { clientIpBucket } from "../../net/client-ip-bucket";
 
 export interface SignupThrottleOptions {
   /** Sign-ups one client IP may attempt per window. */
@@ -24,7 +25,7 @@ export function createSignupThrottle(db: IdentityDb, { limit, windowSeconds, now
       const at = now();
       const windowStart = Math.floor(at / windowMs) * windowMs;
       // Without an address every such request shares one count rather than going uncounted.
-      const attempts = await counters.add(`signup:${ip ?? "unknown"}`, new Date(windowStart), 1);
+      const attempts = await counters.add(`signup:${ip ? clientIpBucket(ip) : "unknown"}`, new Date(windowStart), 1);
       if (attempts <= limit) return;
       const resetInSeconds = Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000));
       throw new AppError("rate_limit_exceeded", {

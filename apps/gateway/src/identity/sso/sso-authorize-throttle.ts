@@ -1,6 +1,7 @@
 import { AppError } from "@hearth/contracts";
 import type { IdentityDb } from "../../db";
 import { createRateLimitRepository } from "../../http/rate-limit-repository";
+import { clientIpBucket } from "../../net/client-ip-bucket";
 
 export interface SsoAuthorizeThrottleOptions {
   /** Sign-in starts one client IP may make per window. */
@@ -25,7 +26,7 @@ export function createSsoAuthorizeThrottle(db: IdentityDb, { limit, windowSecond
       const at = now();
       const windowStart = Math.floor(at / windowMs) * windowMs;
       // Without an address every such request shares one count rather than going uncounted.
-      const attempts = await counters.add(`sso_authorize:${ip ?? "unknown"}`, new Date(windowStart), 1);
+      const attempts = await counters.add(`sso_authorize:${ip ? clientIpBucket(ip) : "unknown"}`, new Date(windowStart), 1);
       if (attempts <= limit) return;
       const resetInSeconds = Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000));
       throw new AppError("rate_limit_exceeded", {
