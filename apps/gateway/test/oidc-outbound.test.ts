@@ -228,6 +228,8 @@ describe("checking an issuer when a provider is configured", () => {
     expect(await oidc.issuerProblem("http://idp.example.test:8443/realms/home")).toBeNull();
     expect(await oidc.issuerProblem(`http://${PRIVATE}:8443`)).toMatch(/^Issuer .*loopback/);
     expect(await oidc.issuerProblem("http://idp.internal.test")).toMatch(/^Issuer .*loopback/);
+    // Only the class: the address a name resolves to would tell a family admin the server's internal DNS.
+    expect(await oidc.issuerProblem("http://idp.internal.test")).not.toContain(PRIVATE);
     expect(await oidc.issuerProblem("http://169.254.169.254")).toMatch(/^Issuer .*metadata/);
     expect(await oidc.issuerProblem("http://10.1.2.3")).toMatch(/^Issuer .*private/);
     expect(await oidc.issuerProblem("https://user:pass@idp.example.test")).toMatch(/^Issuer /);

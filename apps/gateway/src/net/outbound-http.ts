@@ -110,7 +110,7 @@ export function createOutboundHttp(policy: OutboundPolicy) {
   async function checkedAddresses(hostname: string): Promise<LookupAddress[]> {
     const addresses = await resolveHost(hostname);
     if (addresses.length === 0) throw new OutboundFailed(`${hostname} has no address`);
-    for (const { address } of addresses) assertAllowed(address, (refused) => `resolves to ${refused} (${hostname} is ${address})`);
+    for (const { address } of addresses) assertAllowed(address, (refused) => `resolves to ${refused}`);
     return addresses;
   }
 
