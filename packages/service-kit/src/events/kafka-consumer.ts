@@ -1,7 +1,7 @@
 import { SpanKind, context, propagation, trace, type Link } from "@opentelemetry/api";
-import type { Consumer, EachBatchPayload, IHeaders, Kafka, Producer } from "kafkajs";
+import type { Consumer, EachBatchPayload, IHeaders, Kafka, Message, Producer } from "kafkajs";
 import type { Logger } from "pino";
-import { deadLetterMessage } from "./dead-letter-record";
+import { MAX_DEAD_LETTER_VALUE_BYTES, deadLetterMessage } from "./dead-letter-record";
 import { ensureTopics } from "./kafka";
 
 const tracer = trace.getTracer("@hearth/service-kit/kafka");
@@ -107,6 +107,31 @@ export function startKafkaConsumer(options: KafkaConsumerOptions): RunningConsum
   };
 }
 
+function sizeOf(message: Message): number {
+  const headers = Object.entries(message.headers ?? {}).reduce((sum, [name, value]) => sum + name.length + String(value ?? "").length, 0);
+  const text = (part: unknown) => (typeof part === "string" ? Buffer.byteLength(part) : Buffer.isBuffer(part) ? part.length : 0);
+  return text(message.value) + text(message.key) + headers + 64;
+}
+
+/** Messages in order, in runs of at most `maxBytes` (a larger one alone). */
+export function chunkMessages(messages: Message[], maxBytes: number): Message[][] {
+  const chunks: Message[][] = [];
+  let current: Message[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const size = sizeOf(message);
+    if (current.length > 0 && bytes + size > maxBytes) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(message);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
 /** Produces dead letters with a producer of its own, connected on first use. */
 class DeadLetterProducer {
   private readonly producer: Producer;
@@ -125,22 +150,21 @@ class DeadLetterProducer {
       throw err;
     });
     await this.connected;
-    await this.producer.send({
-      acks: -1,
-      topic: this.topic,
-      messages: letters.map(({ message, error }) =>
-        deadLetterMessage({
-          source: "audit-consumer",
-          key: message.key,
-          value: message.value,
-          headers: message.headers,
-          error,
-          originalTopic: message.topic,
-          partition: message.partition,
-          offset: message.offset,
-        }),
-      ),
-    });
+    const messages = letters.map(({ message, error }) =>
+      deadLetterMessage({
+        source: "audit-consumer",
+        key: message.key,
+        value: message.value,
+        headers: message.headers,
+        error,
+        originalTopic: message.topic,
+        partition: message.partition,
+        offset: message.offset,
+      }),
+    );
+    // A whole refused batch (up to the fetch size, ~1 MB, plus headers) in one request could pass the
+    // broker's limit and be refused each time the batch comes back: send at most ~512 KiB per request.
+    for (const chunk of chunkMessages(messages, MAX_DEAD_LETTER_VALUE_BYTES)) await this.producer.send({ acks: -1, topic: this.topic, messages: chunk });
   }
 
   async close(): Promise<void> {
