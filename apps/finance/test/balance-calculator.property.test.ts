@@ -2,10 +2,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  balanceTypeOf,
   calculateBalances,
-  classificationOf,
+  calculatorAccountOf,
   flowsFactorOf,
+  openingStart,
   type AccountType,
   type BalanceStart,
   type CalculateBalancesInput,
@@ -37,7 +37,7 @@ const history = fc
     start: fc.option(fc.record({ endCashCents: amount, endNonCashCents: amount }), { nil: undefined }),
   })
   .map(({ accountType, fromDay, span, entries, market, start }): CalculateBalancesInput => ({
-    account: { classification: classificationOf(accountType), balanceType: balanceTypeOf(accountType) },
+    account: calculatorAccountOf(accountType),
     from: dayNumberToIso(fromDay),
     to: dayNumberToIso(fromDay + span - 1),
     entries: entries.map(({ offset, kind, amount }): CalculatorEntry => ({ date: dayNumberToIso(fromDay + offset), kind, amountCents: amount })),
@@ -52,9 +52,11 @@ const total = (row: DailyBalance) => row.endCashCents + row.endNonCashCents;
  * How an entry after the last valuation moves the total (cash + non-cash). By the rules, a
  * transaction moves one part by (inflow - outflow) * factor = -amount * factor. A trade on a cash
  * or investment account moves cash by -amount * factor and non-cash by +amount * factor: the total
- * does not change. On a non-cash account a trade is a transaction.
+ * does not change. On a loan a trade is a transaction; on the other non-cash accounts (property,
+ * vehicle, other asset and liability) only valuations move the balance, as in Sure.
  */
 function totalChange(entry: CalculatorEntry, input: CalculateBalancesInput): number {
+  if (input.account.valuationsOnly) return 0;
   if (entry.kind === "trade" && input.account.balanceType !== "non_cash") return 0;
   return -entry.amountCents * flowsFactorOf(input.account.classification);
 }
@@ -154,6 +156,65 @@ describe("calculateBalances properties", () => {
           expect(calculateBalances({ ...input, entries: reordered })).toEqual(calculateBalances(input));
         },
       ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
+describe("calculateBalances properties, opening anchor and non-cash accounts (Sure's rules)", () => {
+  /** A history opened by an anchor on its first day, started at the anchor as the materializer starts it. */
+  const opened = history.chain((input) =>
+    amount.map((anchorCents): CalculateBalancesInput => {
+      const others = input.entries.filter((entry) => entry.date > input.from);
+      return {
+        ...input,
+        entries: [{ date: input.from, kind: "valuation", amountCents: anchorCents }, ...others],
+        start: openingStart(input.account, anchorCents),
+        marketFlowsByDate: new Map(),
+      };
+    }),
+  );
+
+  it("the opening balance is the balance before every entry: the first row starts and ends at it with no adjustment", () => {
+    fc.assert(
+      fc.property(opened, (input) => {
+        const [first] = calculateBalances(input);
+        const anchor = input.entries[0]!.amountCents;
+        expect(first!.startCashCents + first!.startNonCashCents).toBe(anchor);
+        expect(total(first!)).toBe(anchor);
+        expect([first!.cashAdjustmentsCents, first!.nonCashAdjustmentsCents]).toEqual([0, 0]);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("without later valuations, every day's total is the opening balance moved by the entries up to that day", () => {
+    fc.assert(
+      fc.property(opened, (input) => {
+        const flows = input.entries.filter((entry, index) => index === 0 || entry.kind !== "valuation");
+        const rows = calculateBalances({ ...input, entries: flows });
+        let expected = flows[0]!.amountCents;
+        for (const row of rows) {
+          for (const entry of flows.slice(1)) if (entry.date === row.date) expected += totalChange(entry, input);
+          expect(total(row)).toBe(expected + 0);
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("property, vehicle, other asset and other liability: every day's total is the latest valuation, whatever the transactions", () => {
+    const valuationsOnly = opened.filter((input) => input.account.valuationsOnly);
+    fc.assert(
+      fc.property(valuationsOnly, (input) => {
+        const valuations = new Map(input.entries.filter((entry) => entry.kind === "valuation").map((entry) => [entry.date, entry.amountCents]));
+        let latest = input.entries[0]!.amountCents;
+        for (const row of calculateBalances(input)) {
+          latest = valuations.get(row.date) ?? latest;
+          expect(total(row)).toBe(latest);
+          expect([row.cashInflowsCents, row.cashOutflowsCents, row.nonCashInflowsCents, row.nonCashOutflowsCents]).toEqual([0, 0, 0, 0]);
+        }
+      }),
       { numRuns: NUM_RUNS },
     );
   });

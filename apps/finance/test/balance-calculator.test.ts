@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import {
   balanceTypeOf,
   calculateBalances,
+  calculatorAccountOf,
   classificationOf,
+  openingStart,
   flowsFactorOf,
   type AccountType,
   type CalculatorAccount,
@@ -13,11 +15,11 @@ import {
 } from "../src/balances/balance-calculator";
 import { dayNumberToIso, isoToDayNumber } from "../src/balances/calendar-days";
 
-const depository: CalculatorAccount = { classification: "asset", balanceType: "cash" };
-const creditCard: CalculatorAccount = { classification: "liability", balanceType: "cash" };
-const brokerage: CalculatorAccount = { classification: "asset", balanceType: "investment" };
-const house: CalculatorAccount = { classification: "asset", balanceType: "non_cash" };
-const mortgage: CalculatorAccount = { classification: "liability", balanceType: "non_cash" };
+const depository: CalculatorAccount = calculatorAccountOf("depository");
+const creditCard: CalculatorAccount = calculatorAccountOf("credit_card");
+const brokerage: CalculatorAccount = calculatorAccountOf("investment");
+const house: CalculatorAccount = calculatorAccountOf("property");
+const mortgage: CalculatorAccount = calculatorAccountOf("loan");
 
 const txn = (date: string, amountCents: number): CalculatorEntry => ({ date, kind: "transaction", amountCents });
 const trade = (date: string, amountCents: number): CalculatorEntry => ({ date, kind: "trade", amountCents });
@@ -88,6 +90,8 @@ describe("account types", () => {
     expect(classificationOf(type)).toBe(classification);
     expect(balanceTypeOf(type)).toBe(balanceType);
     expect(flowsFactorOf(classificationOf(type))).toBe(factor);
+    // Sure: among non-cash accounts only a loan's transactions move its balance.
+    expect(calculatorAccountOf(type).valuationsOnly).toBe(balanceType === "non_cash" && type !== "loan");
   });
 
   it("refuses an unknown account type", () => {
@@ -315,22 +319,30 @@ describe("calculateBalances, investment accounts", () => {
 });
 
 describe("calculateBalances, non-cash accounts", () => {
-  it("property: valuations set the value, transactions move it between them", () => {
-    const rows = calculateBalances({
-      account: house,
-      from: "2024-08-01",
-      to: "2024-08-04",
-      entries: [valuation("2024-08-01", 30_000_000), txn("2024-08-03", -500_000), valuation("2024-08-04", 31_000_000)],
-    });
-    expect(rows).toEqual(
-      nonCashRows(1, [
-        ["2024-08-01", 0, 0, 0, 30_000_000, 30_000_000],
-        ["2024-08-02", 30_000_000, 0, 0, 0, 30_000_000],
-        ["2024-08-03", 30_000_000, 500_000, 0, 0, 30_500_000],
-        ["2024-08-04", 30_500_000, 0, 0, 500_000, 31_000_000],
-      ]),
-    );
-  });
+  // Sure: forward_calculator_test.rb, "non cash accounts can only use valuations and transactions
+  // will be recorded but ignored for balance calculation" (Property, Vehicle, OtherAsset, OtherLiability).
+  it.each<AccountType>(["property", "vehicle", "other_asset", "other_liability"])(
+    "%s: valuations set the value, transactions are recorded but move nothing",
+    (type) => {
+      const account = calculatorAccountOf(type);
+      const rows = calculateBalances({
+        account,
+        from: "2024-08-01",
+        to: "2024-08-04",
+        start: openingStart(account, 2_000_000),
+        entries: [valuation("2024-08-01", 2_000_000), txn("2024-08-02", 50_000), txn("2024-08-03", -100_000), valuation("2024-08-04", 1_900_000)],
+      });
+      // A 500.00 repair on a car worth 20,000.00 leaves it at 20,000.00 until the next valuation.
+      expect(rows).toEqual(
+        nonCashRows(flowsFactorOf(account.classification), [
+          ["2024-08-01", 2_000_000, 0, 0, 0, 2_000_000],
+          ["2024-08-02", 2_000_000, 0, 0, 0, 2_000_000],
+          ["2024-08-03", 2_000_000, 0, 0, 0, 2_000_000],
+          ["2024-08-04", 2_000_000, 0, 0, -100_000, 1_900_000],
+        ]),
+      );
+    },
+  );
 
   it("loan: a payment lowers the principal owed, a further draw raises it", () => {
     const rows = calculateBalances({
@@ -348,6 +360,88 @@ describe("calculateBalances, non-cash accounts", () => {
         ["2024-10-01", 0, 0, 0, 25_000_000, 25_000_000],
         ["2024-10-02", 25_000_000, 150_000, 0, 0, 24_850_000],
         ["2024-10-03", 24_850_000, 0, 50_000, 0, 24_900_000],
+      ]),
+    );
+  });
+});
+
+// Each case mirrors a test of Sure's test/models/balance/forward_calculator_test.rb (named in the
+// title); the first row starts at the opening anchor with no adjustment, as Sure's does.
+describe("calculateBalances, Sure's forward calculator cases", () => {
+  const opening = (account: CalculatorAccount, anchor: CalculatorEntry, entries: CalculatorEntry[], to: string) =>
+    calculateBalances({ account, from: anchor.date, to, start: openingStart(account, anchor.amountCents), entries: [anchor, ...entries] });
+
+  it("account without opening anchor starts at zero balance: a zero row the day before the first entry", () => {
+    expect(calculateBalances({ account: depository, from: "2024-05-01", to: "2024-05-02", entries: [txn("2024-05-02", -1_000)] })).toEqual(
+      cashRows(1, [
+        ["2024-05-01", 0, 0, 0, 0, 0],
+        ["2024-05-02", 0, 1_000, 0, 0, 1_000],
+      ]),
+    );
+  });
+
+  it("cash-only accounts (depository, credit card) use valuations where cash balance equals total balance", () => {
+    for (const account of [depository, creditCard]) {
+      expect(opening(account, valuation("2024-05-01", 17_000), [valuation("2024-05-02", 18_000)], "2024-05-02")).toEqual(
+        cashRows(flowsFactorOf(account.classification), [
+          ["2024-05-01", 17_000, 0, 0, 0, 17_000],
+          ["2024-05-02", 17_000, 0, 0, 1_000, 18_000],
+        ]),
+      );
+    }
+  });
+
+  it("non-cash accounts (property, loan) use valuations where cash balance is always zero", () => {
+    for (const account of [house, mortgage]) {
+      expect(opening(account, valuation("2024-05-01", 17_000), [valuation("2024-05-02", 18_000)], "2024-05-02")).toEqual(
+        nonCashRows(flowsFactorOf(account.classification), [
+          ["2024-05-01", 17_000, 0, 0, 0, 17_000],
+          ["2024-05-02", 17_000, 0, 0, 1_000, 18_000],
+        ]),
+      );
+    }
+  });
+
+  it("transactions on depository accounts affect cash balance", () => {
+    expect(opening(depository, valuation("2024-05-01", 20_000), [txn("2024-05-02", -500), txn("2024-05-04", 100)], "2024-05-04")).toEqual(
+      cashRows(1, [
+        ["2024-05-01", 20_000, 0, 0, 0, 20_000],
+        ["2024-05-02", 20_000, 500, 0, 0, 20_500],
+        ["2024-05-03", 20_500, 0, 0, 0, 20_500],
+        ["2024-05-04", 20_500, 0, 100, 0, 20_400],
+      ]),
+    );
+  });
+
+  it("transactions on credit card accounts affect cash balance inversely", () => {
+    expect(opening(creditCard, valuation("2024-05-01", 1_000), [txn("2024-05-02", -500), txn("2024-05-04", 100)], "2024-05-04")).toEqual(
+      cashRows(-1, [
+        ["2024-05-01", 1_000, 0, 0, 0, 1_000],
+        ["2024-05-02", 1_000, 500, 0, 0, 500],
+        ["2024-05-03", 500, 0, 0, 0, 500],
+        ["2024-05-04", 500, 0, 100, 0, 600],
+      ]),
+    );
+  });
+
+  it("depository account with transactions and balance reconciliations", () => {
+    expect(
+      opening(depository, valuation("2024-05-01", 20_000), [txn("2024-05-02", -5_000), valuation("2024-05-03", 17_000), txn("2024-05-04", -500)], "2024-05-04"),
+    ).toEqual(
+      cashRows(1, [
+        ["2024-05-01", 20_000, 0, 0, 0, 20_000],
+        ["2024-05-02", 20_000, 5_000, 0, 0, 25_000],
+        ["2024-05-03", 25_000, 0, 0, -8_000, 17_000],
+        ["2024-05-04", 17_000, 500, 0, 0, 17_500],
+      ]),
+    );
+  });
+
+  it("loan payment transactions affect non cash balance", () => {
+    expect(opening(mortgage, valuation("2024-05-01", 20_000), [txn("2024-05-02", -2_000)], "2024-05-02")).toEqual(
+      nonCashRows(-1, [
+        ["2024-05-01", 20_000, 0, 0, 0, 20_000],
+        ["2024-05-02", 20_000, 2_000, 0, 0, 18_000],
       ]),
     );
   });
@@ -396,8 +490,9 @@ describe("calculateBalances, days and input checks", () => {
     ["an unknown entry kind", { entries: [{ date: "2024-01-01", kind: "transfer", amountCents: 1 }] }, "entries[0].kind is unknown"],
     ["a fractional start", { start: { endCashCents: 0.5, endNonCashCents: 0 } }, "start.endCashCents must be an integer"],
     ["a fractional market flow", { marketFlowsByDate: new Map([["2024-01-01", 1.5]]) }, "marketFlowsByDate[2024-01-01] must be an integer"],
-    ["an unknown balance type", { account: { classification: "asset", balanceType: "bond" } }, "Unknown balance type"],
-    ["an unknown classification", { account: { classification: "equity", balanceType: "cash" } }, "Unknown classification"],
+    ["an unknown balance type", { account: { classification: "asset", balanceType: "bond", valuationsOnly: false } }, "Unknown balance type"],
+    ["an unknown classification", { account: { classification: "equity", balanceType: "cash", valuationsOnly: false } }, "Unknown classification"],
+    ["a missing valuationsOnly", { account: { classification: "asset", balanceType: "cash" } }, "valuationsOnly must be a boolean"],
     ["sums beyond the safe integer range", { entries: [txn("2024-01-01", 2 ** 52), txn("2024-01-01", 2 ** 52)] }, "exceeds the safe integer range"],
   ])("throws a plain Error for %s", (_name, override, message) => {
     const input = { account: depository, from: "2024-01-01", to: "2024-01-03", entries: [], ...override } as unknown as Parameters<typeof calculateBalances>[0];

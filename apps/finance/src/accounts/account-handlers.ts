@@ -1,6 +1,6 @@
 import { paginationOf } from "@hearth/contracts";
 import type { RouteHandler } from "@hearth/service-kit";
-import { todayIso } from "../ledger/dates";
+import { todayIso, yearsBefore } from "../ledger/dates";
 import { centsIn } from "../ledger/money";
 import type { SyncSignal } from "../syncs/sync-signal";
 import type { AccountRepository } from "./account-repository";
@@ -13,12 +13,21 @@ export function createAccountHandlers(accounts: AccountRepository, signal: SyncS
   };
   const get: RouteHandler<"accounts.get"> = async ({ ctx, input }) =>
     toAccountDetail(await accounts.get(ctx.actor.familyId, input.id, input.include_disabled ?? false));
-  /** In the family currency unless given one; the opening balance (default 0) is dated today unless given a date. */
+  /**
+   * In the family currency unless given one. The opening balance (default 0) is the balance before
+   * every entry: dated two years back unless given a date (Sure's OpeningBalanceManager default),
+   * and moved to the day before any older entry that arrives later.
+   */
   const create: RouteHandler<"accounts.create"> = async ({ ctx, input }) => {
     const { currency: given, balance, opening_balance_date, ...account } = input.account;
     const currency = given ?? (await familyCurrency(ctx.actor.familyId));
     const openingCents = balance === undefined ? 0n : centsIn(balance, currency, "Balance");
-    const row = await accounts.create(ctx.actor.familyId, { ...account, currency, openingCents, openingDate: opening_balance_date ?? todayIso() });
+    const row = await accounts.create(ctx.actor.familyId, {
+      ...account,
+      currency,
+      openingCents,
+      openingDate: opening_balance_date ?? yearsBefore(todayIso(), 2),
+    });
     signal.poke();
     return toAccountDetail(row);
   };

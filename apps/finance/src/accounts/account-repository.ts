@@ -1,9 +1,9 @@
 import { AppError, pageWindow, type BodyOf, type QueryOf } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
 import type { AccountStatus, Prisma } from "../generated/prisma/client";
-import { classificationOf } from "../balances/balance-calculator";
+import { calculatorAccountOf, classificationOf, openingStart } from "../balances/balance-calculator";
 import { changedColumns } from "../ledger/column-changes";
-import { dateOf, todayIso } from "../ledger/dates";
+import { dateOf } from "../ledger/dates";
 import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import { unlinkTransfersOf } from "../transfers/transfer-unlinking";
@@ -64,9 +64,9 @@ export function createAccountRepository(db: FinanceDb) {
             status: input.status ?? "active",
             institutionName: input.institution_name ?? null,
             institutionDomain: input.institution_domain ?? null,
-            // Shown until the first sync replaces it with the computed balance.
-            balanceCents: input.openingDate <= todayIso() ? input.openingCents : 0n,
-            cashBalanceCents: 0n,
+            // Shown until the first sync replaces it with the computed balance (the same figure).
+            balanceCents: input.openingCents,
+            cashBalanceCents: BigInt(openingStart(calculatorAccountOf(input.account_type), Number(input.openingCents)).endCashCents),
           },
         });
         await tx.entry.create({

@@ -2,6 +2,9 @@
 // entries, and let a valuation reset the day's total. Same model as Sure's
 // Balance::ForwardCalculator (cash and non-cash parts, flows, adjustments, flows factor), kept
 // pure so the materializer can run it for a whole history or for a window after a change.
+// As in Sure, property, vehicle, other asset and other liability balances move by valuations
+// alone: their transactions are recorded but move nothing (Sure's forward_calculator_test.rb,
+// "non cash accounts can only use valuations ..."); a loan's transactions move its principal.
 import type { AccountType } from "@hearth/contracts";
 import { dayNumberToIso, tryIsoToDayNumber } from "./calendar-days";
 
@@ -12,6 +15,8 @@ export type BalanceType = "cash" | "non_cash" | "investment";
 export interface CalculatorAccount {
   classification: Classification;
   balanceType: BalanceType;
+  /** True where only valuations set the balance (non-cash accounts other than loans). */
+  valuationsOnly: boolean;
 }
 
 export interface CalculatorEntry {
@@ -83,6 +88,19 @@ export function balanceTypeOf(accountType: AccountType): BalanceType {
   return accountTypeInfo(accountType).balanceType;
 }
 
+/** How the calculator treats an account of this type. */
+export function calculatorAccountOf(accountType: AccountType): CalculatorAccount {
+  const { classification, balanceType } = accountTypeInfo(accountType);
+  return { classification, balanceType, valuationsOnly: balanceType === "non_cash" && accountType !== "loan" };
+}
+
+/** The start of an account's first day: its opening balance split into cash and non-cash as a valuation would be. */
+export function openingStart(account: CalculatorAccount, totalCents: number): BalanceStart {
+  const total = cents(totalCents, "opening balance");
+  const cash = cashPartOfTotal(account.balanceType, total, 0);
+  return { endCashCents: cash, endNonCashCents: total - cash };
+}
+
 /** +1 for assets, -1 for liabilities: an inflow raises an asset and lowers the amount owed. */
 export function flowsFactorOf(classification: Classification): 1 | -1 {
   if (classification === "asset") return 1;
@@ -123,15 +141,16 @@ function flowsOfDay(days: (DayFlows | undefined)[], index: number): DayFlows {
   return flows;
 }
 
-function addEntry(flows: DayFlows, kind: CalculatorEntry["kind"], amount: number, balanceType: BalanceType): void {
+function addEntry(flows: DayFlows, kind: CalculatorEntry["kind"], amount: number, account: CalculatorAccount): void {
   if (kind === "valuation") {
     flows.valuation = amount; // array order: the last valuation of the day wins
     return;
   }
+  if (account.valuationsOnly) return; // recorded in the ledger, no flow in the balance
   const inflow = amount < 0;
   const size = inflow ? -amount : amount;
-  if (balanceType === "non_cash") {
-    // No cash part: transactions and trades alike move the asset's value or the principal owed.
+  if (account.balanceType === "non_cash") {
+    // A loan: no cash part, its transactions move the principal owed.
     if (inflow) flows.nonCashIn += size;
     else flows.nonCashOut += size;
     return;
@@ -155,7 +174,7 @@ function groupEntriesByDay(input: CalculateBalancesInput, fromDay: number, dayCo
     if (!ENTRY_KINDS.has(entry.kind)) throw new Error(`entries[${i}].kind is unknown: ${String(entry.kind)}`);
     const amount = cents(entry.amountCents, `entries[${i}].amountCents`);
     if (index < 0 || index >= dayCount) continue;
-    addEntry(flowsOfDay(days, index), entry.kind, amount, account.balanceType);
+    addEntry(flowsOfDay(days, index), entry.kind, amount, account);
   }
   for (const [date, value] of input.marketFlowsByDate ?? []) {
     const index = dayNumberOf(date, "marketFlowsByDate key") - fromDay;
@@ -220,6 +239,7 @@ function closeDay(date: string, account: CalculatorAccount, flowsFactor: 1 | -1,
 function validateAccount(account: CalculatorAccount): 1 | -1 {
   if (account === null || typeof account !== "object") throw new Error("account is missing");
   if (!BALANCE_TYPES.has(account.balanceType)) throw new Error(`Unknown balance type: ${String(account.balanceType)}`);
+  if (typeof account.valuationsOnly !== "boolean") throw new Error("account.valuationsOnly must be a boolean");
   return flowsFactorOf(account.classification);
 }
 

@@ -7,8 +7,20 @@ import type { BalanceStart, CalculatorEntry, DailyBalance } from "./balance-calc
 export interface EntryRow {
   date: Date;
   kind: CalculatorEntry["kind"];
+  valuation_kind: string | null;
   amount_cents: bigint;
   currency: string;
+}
+
+/** The days that bound an account's ledger (ISO dates; null where there is no such entry). */
+export interface LedgerSpan {
+  anchor: string | null;
+  firstValuation: string | null;
+  /** The first transaction or trade. */
+  firstFlow: string | null;
+  last: string;
+  /** Whether any entry is in another currency than the account's. */
+  foreign: boolean;
 }
 
 const COLUMNS = [
@@ -40,16 +52,43 @@ export function withAccountLocked<T>(db: FinanceDb, accountId: string, work: (qu
 }
 
 function materializerQueries(tx: FinanceTx, accountId: string) {
+  const iso = (date: Date | null) => (date ? isoDateOf(date) : null);
   return {
+    tx,
+
     account() {
       return tx.account.findUnique({ where: { id: accountId } });
     },
 
-    /** The first and last days with entries, or null without any. */
-    async entrySpan(): Promise<{ first: string; last: string } | null> {
-      const [span] = await tx.$queryRaw<{ first: Date | null; last: Date | null }[]>`
-        SELECT min(date) AS first, max(date) AS last FROM entries WHERE account_id = ${accountId}::uuid`;
-      return span?.first && span.last ? { first: isoDateOf(span.first), last: isoDateOf(span.last) } : null;
+    /** Moves the opening anchor to the day before the oldest other entry when that entry is not after it; true when it moved. */
+    async placeOpeningAnchorFirst(): Promise<boolean> {
+      const moved = await tx.$executeRaw`
+        UPDATE entries AS anchor SET date = oldest.date - 1, updated_at = now()
+          FROM (SELECT min(date) AS date FROM entries
+                 WHERE account_id = ${accountId}::uuid AND valuation_kind IS DISTINCT FROM 'opening_anchor') AS oldest
+         WHERE anchor.account_id = ${accountId}::uuid AND anchor.valuation_kind = 'opening_anchor' AND anchor.date >= oldest.date`;
+      return moved > 0;
+    },
+
+    /** Where the ledger starts and ends, or null without entries. */
+    async ledgerSpan(currency: string): Promise<LedgerSpan | null> {
+      const [span] = await tx.$queryRaw<
+        { anchor: Date | null; first_valuation: Date | null; first_flow: Date | null; last: Date | null; foreign: boolean | null }[]
+      >`
+        SELECT min(date) FILTER (WHERE valuation_kind = 'opening_anchor') AS anchor,
+               min(date) FILTER (WHERE kind = 'valuation') AS first_valuation,
+               min(date) FILTER (WHERE kind <> 'valuation') AS first_flow,
+               max(date) AS last,
+               bool_or(currency <> ${currency}) AS foreign
+          FROM entries WHERE account_id = ${accountId}::uuid`;
+      if (!span?.last) return null;
+      return {
+        anchor: iso(span.anchor),
+        firstValuation: iso(span.first_valuation),
+        firstFlow: iso(span.first_flow),
+        last: isoDateOf(span.last),
+        foreign: span.foreign === true,
+      };
     },
 
     /** No entries: no balances, and a cached balance of zero. */
@@ -67,7 +106,7 @@ function materializerQueries(tx: FinanceTx, accountId: string) {
     /** The account's entries from `from` on, in the order the calculator applies them. */
     entriesFrom(from: string): Promise<EntryRow[]> {
       return tx.$queryRaw<EntryRow[]>`
-        SELECT date, kind::text AS kind, amount_cents, currency FROM entries
+        SELECT date, kind::text AS kind, valuation_kind::text AS valuation_kind, amount_cents, currency FROM entries
          WHERE account_id = ${accountId}::uuid AND date >= ${dateOf(from)}::date
          ORDER BY date, created_at, id`;
     },
@@ -120,12 +159,9 @@ function materializerQueries(tx: FinanceTx, accountId: string) {
            AND (date < ${dateOf(first)}::date OR date > ${dateOf(to)}::date OR currency <> ${currency})`;
     },
 
-    /** The account's cached balance becomes its latest stored day up to `today` (zero without one). */
-    async refreshCachedBalance(currency: string, today: string): Promise<void> {
-      const current = await tx.balance.findFirst({
-        where: { accountId, currency, date: { lte: dateOf(today) } },
-        orderBy: { date: "desc" },
-      });
+    /** The account's cached balance becomes its newest stored day, future ones included as in Sure (zero without one). */
+    async refreshCachedBalance(currency: string): Promise<void> {
+      const current = await tx.balance.findFirst({ where: { accountId, currency }, orderBy: { date: "desc" } });
       await tx.account.update({
         where: { id: accountId },
         data: {

@@ -1,8 +1,9 @@
 import type { FinanceDb } from "../db";
 import { createRateBook, type RateBook } from "../exchange-rates/rate-book";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
 import { addDays, isoDateOf, todayIso } from "../ledger/dates";
-import { balanceTypeOf, calculateBalances, type BalanceStart, type CalculatorEntry } from "./balance-calculator";
-import { withAccountLocked, type MaterializerQueries } from "./balance-materializer-queries";
+import { calculateBalances, calculatorAccountOf, openingStart, type BalanceStart, type CalculatorEntry } from "./balance-calculator";
+import { withAccountLocked, type LedgerSpan, type MaterializerQueries } from "./balance-materializer-queries";
 
 export interface MaterializeResult {
   /** The first day recomputed (null: the account has no entries or no longer exists). */
@@ -12,28 +13,37 @@ export interface MaterializeResult {
 }
 
 /**
- * Recomputes an account's daily balances from `windowStart` (null: from its first entry) to
- * today or its last entry, in one transaction: the calculator runs forward from the stored
- * balance of the day before the window, rows are upserted by account, date and currency (only
- * those that changed are written), rows outside the history are removed, and the account's
- * cached balance is refreshed. A per-account advisory lock keeps two workers from interleaving.
+ * Recomputes an account's daily balances from `windowStart` (null: from its opening day) in one
+ * transaction, holding a per-account advisory lock so two workers never interleave.
+ *
+ * As in Sure, the opening anchor (the opening balance) stays before every other entry: when an
+ * older entry arrived, the anchor moves to the day before it. Rows start on the opening day
+ * (the anchor's, or without one the day before the first entry) at the opening balance with no
+ * adjustment, and run to the last entry or today, whichever is later. Sure stops at the last
+ * entry; Hearth keeps a row for every day up to today so a balance on any past day is one row,
+ * and the daily sync extends them. The account's cached balance is the newest row, future-dated
+ * entries included (Sure's account balance).
  */
 export async function materializeBalances(db: FinanceDb, accountId: string, windowStart: string | null, today = todayIso()): Promise<MaterializeResult> {
   return withAccountLocked(db, accountId, async (queries) => {
     const account = await queries.account();
     if (!account || account.status === "pending_deletion") return { from: null, to: null, rowsWritten: 0 };
 
-    const span = await queries.entrySpan();
+    const anchorMoved = await queries.placeOpeningAnchorFirst();
+    if (anchorMoved) await bumpLedgerVersion(queries.tx, account.familyId);
+    const span = await queries.ledgerSpan(account.currency);
     if (!span) {
       await queries.clear();
       return { from: null, to: null, rowsWritten: 0 };
     }
-    const { first, last } = span;
-    const to = last > today ? last : today;
+    const opening = openingDayOf(span);
+    const to = span.last > today ? span.last : today;
+    const calculatorAccount = calculatorAccountOf(account.accountType);
 
-    let from = first;
+    let from = opening;
     let start: BalanceStart | undefined;
-    if (windowStart !== null && windowStart > first) {
+    // Converted flows carry their rounding from the first entry on, so a foreign entry means a full run (as Sure does).
+    if (windowStart !== null && windowStart > opening && !anchorMoved && !span.foreign) {
       const previous = await queries.endOf(addDays(windowStart, -1), account.currency);
       // Without the day before the window (never computed), recompute everything.
       if (previous) {
@@ -42,36 +52,55 @@ export async function materializeBalances(db: FinanceDb, accountId: string, wind
       }
     }
 
-    const entries = await loadEntries(queries, account.familyId, account.currency, from);
+    const { entries, openingCents } = await loadEntries(queries, account.familyId, account.currency, from);
     const rows = calculateBalances({
-      account: { classification: account.classification, balanceType: balanceTypeOf(account.accountType) },
+      account: calculatorAccount,
       entries,
       from,
       to,
-      ...(start ? { start } : {}),
+      start: start ?? openingStart(calculatorAccount, openingCents),
     });
     const rowsWritten = await queries.upsertDays(account.familyId, account.currency, rows);
-    await queries.deleteOutside(first, to, account.currency);
-    await queries.refreshCachedBalance(account.currency, today);
+    await queries.deleteOutside(opening, to, account.currency);
+    await queries.refreshCachedBalance(account.currency);
     return { from, to, rowsWritten };
   });
 }
 
-/** The account's entries from `from` on, in the account's currency (converted at stored rates). */
-async function loadEntries(queries: MaterializerQueries, familyId: string, currency: string, from: string): Promise<CalculatorEntry[]> {
+/** Sure's opening date: the anchor's; without one the first valuation's or the day before the first other entry, whichever is earlier. */
+function openingDayOf(span: LedgerSpan): string {
+  if (span.anchor !== null) return span.anchor;
+  const beforeFirstFlow = span.firstFlow === null ? null : addDays(span.firstFlow, -1);
+  if (span.firstValuation === null) return beforeFirstFlow!;
+  if (beforeFirstFlow === null) return span.firstValuation;
+  return span.firstValuation < beforeFirstFlow ? span.firstValuation : beforeFirstFlow;
+}
+
+/**
+ * The account's entries from `from` on, in the account's currency at stored rates (flows through
+ * carrying conversions, so running totals stay exact), and the opening anchor's amount (0 without one).
+ */
+async function loadEntries(queries: MaterializerQueries, familyId: string, currency: string, from: string) {
   const rows = await queries.entriesFrom(from);
-  const books = new Map<string, RateBook>();
+  const books = new Map<string, { book: RateBook; flow: (cents: bigint, date: string) => bigint }>();
   const entries: CalculatorEntry[] = new Array(rows.length);
+  let openingCents = 0;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     const date = isoDateOf(row.date);
     let cents = row.amount_cents;
     if (row.currency !== currency) {
-      let book = books.get(row.currency);
-      if (!book) books.set(row.currency, (book = createRateBook(await queries.ratesBetween(familyId, row.currency, currency), row.currency, currency)));
-      cents = book.convert(cents, date);
+      let converter = books.get(row.currency);
+      if (!converter) {
+        const book = createRateBook(await queries.ratesBetween(familyId, row.currency, currency), row.currency, currency);
+        converter = { book, flow: book.carrying() };
+        books.set(row.currency, converter);
+      }
+      // A valuation is a level, not a flow: converted on its own.
+      cents = row.kind === "valuation" ? converter.book.convert(cents, date) : converter.flow(cents, date);
     }
     entries[i] = { date, kind: row.kind, amountCents: Number(cents) };
+    if (row.valuation_kind === "opening_anchor") openingCents = Number(cents);
   }
-  return entries;
+  return { entries, openingCents };
 }

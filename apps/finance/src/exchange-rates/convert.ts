@@ -6,6 +6,12 @@ import { minorUnitDigits } from "@hearth/contracts";
  * USD→JPY also moves from 2 to 0 decimals; USD→KWD to 3.
  */
 export function convertCents(cents: bigint, rate: string, from: string, to: string): bigint {
+  const { numerator, denominator } = exactConversion(cents, rate, from, to);
+  return roundHalfAwayFromZero(numerator, denominator);
+}
+
+/** The converted amount as an exact fraction of target minor units. */
+function exactConversion(cents: bigint, rate: string, from: string, to: string): { numerator: bigint; denominator: bigint } {
   const [whole, fraction = ""] = rate.split(".");
   const rateDigits = BigInt(`${whole}${fraction}`);
   const shift = minorUnitDigits(to) - minorUnitDigits(from) - fraction.length;
@@ -13,6 +19,31 @@ export function convertCents(cents: bigint, rate: string, from: string, to: stri
   let denominator = 1n;
   if (shift >= 0) numerator *= 10n ** BigInt(shift);
   else denominator = 10n ** BigInt(-shift);
+  return { numerator, denominator };
+}
+
+/**
+ * Converts a stream of amounts so that every running total is the exact converted total rounded
+ * once: each amount gives the change of the rounded running total. Rounding each amount alone
+ * drifts (three 0.01 EUR at 1.5 are 0.045 USD, five cents, not three times two).
+ */
+export function createCarryingConversion(from: string, to: string) {
+  // Exact running total in units of 10^-SCALE target minor units: rates have at most 12 decimals
+  // and currencies differ by at most 3 minor digits, so every exact amount is a whole number here.
+  const SCALE = 10n ** 16n;
+  let exact = 0n;
+  let emitted = 0n;
+  return (cents: bigint, rate: string): bigint => {
+    const { numerator, denominator } = exactConversion(cents, rate, from, to);
+    exact += (numerator * SCALE) / denominator;
+    const rounded = roundHalfAwayFromZero(exact, SCALE);
+    const change = rounded - emitted;
+    emitted = rounded;
+    return change;
+  };
+}
+
+function roundHalfAwayFromZero(numerator: bigint, denominator: bigint): bigint {
   const quotient = numerator / denominator;
   const remainder = numerator % denominator;
   if (remainder === 0n) return quotient;

@@ -1,4 +1,4 @@
-import { convertCents, inverseRate } from "./convert";
+import { convertCents, createCarryingConversion, inverseRate } from "./convert";
 
 export class MissingExchangeRate extends Error {
   constructor(
@@ -19,7 +19,9 @@ export interface StoredRate {
 
 /**
  * A family's stored rates between two currencies, oldest first: the rate of a day is the latest
- * one dated on or before it (a rate stored the other way round is inverted). Never 1 by default.
+ * one dated on or before it, whatever its age (a rate stored the other way round is inverted).
+ * Never 1 by default. Sure looks back at most 5 days because its provider fetches a rate every
+ * day; Hearth's rates are entered by the family, so the last one entered stands until the next.
  */
 export function createRateBook(rates: readonly StoredRate[], from: string, to: string) {
   // Direct rates win over inverted ones of the same day.
@@ -46,6 +48,11 @@ export function createRateBook(rates: readonly StoredRate[], from: string, to: s
     },
     convert(cents: bigint, date: string): bigint {
       return convertCents(cents, this.rateOn(date), from, to);
+    },
+    /** A converter for a stream of flows (oldest first) whose running totals stay exact; see createCarryingConversion. */
+    carrying(): (cents: bigint, date: string) => bigint {
+      const convert = createCarryingConversion(from, to);
+      return (cents, date) => convert(cents, this.rateOn(date));
     },
   };
 }

@@ -24,3 +24,11 @@ export function dateRange(start: string | undefined, end: string | undefined): {
   if (!start && !end) return {};
   return { date: { ...(start ? { gte: dateOf(start) } : {}), ...(end ? { lte: dateOf(end) } : {}) } };
 }
+
+/** The same day `years` earlier, the end of the month when that day does not exist (Feb 29), as Rails' `2.years.ago`. */
+export function yearsBefore(isoDate: string, years: number): string {
+  const [year, month, day] = isoDate.split("-").map(Number) as [number, number, number];
+  const target = year - years;
+  const lastDay = new Date(Date.UTC(target, month, 0)).getUTCDate();
+  return `${String(target).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(Math.min(day, lastDay)).padStart(2, "0")}`;
+}

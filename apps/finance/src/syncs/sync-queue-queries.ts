@@ -105,6 +105,27 @@ export function createSyncQueueQueries(db: FinanceDb) {
     },
 
     /**
+     * The daily sync: a family sync for every family with accounts that has had none since the
+     * start of `today` (UTC), at most `limit` at a time. Run on a timer by every instance, it also
+     * catches up after downtime; the advisory lock keeps two instances from queuing one family twice.
+     * Returns how many were queued.
+     */
+    async queueDailyFamilySyncs(today: string, limit = 500): Promise<number> {
+      return db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.daily-sync', 0))`;
+        const due = await tx.$queryRaw<{ family_id: string }[]>`
+          SELECT families.family_id FROM (SELECT DISTINCT family_id FROM accounts WHERE status <> 'pending_deletion') AS families
+           WHERE NOT EXISTS (SELECT 1 FROM syncs
+                              WHERE syncs.family_id = families.family_id AND syncs.syncable_type = 'Family'
+                                AND syncs.parent_id IS NULL AND syncs.created_at >= ${dateOf(today)})
+           LIMIT ${limit}`;
+        if (due.length === 0) return 0;
+        await tx.sync.createMany({ data: due.map(({ family_id }) => ({ familyId: family_id, syncableType: "Family", syncableId: family_id })) });
+        return due.length;
+      });
+    },
+
+    /**
      * Runs whose lease ran out (their instance stopped or stalled) become stale and are queued
      * again: an account's with the same window (merged into a pending run, never narrower), a
      * family's as a family sync. Children of a run no longer syncing become stale with it (their

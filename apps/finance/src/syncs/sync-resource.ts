@@ -33,10 +33,11 @@ export function toQueuedSyncResource(row: SyncBase): OutputOf<"syncs.create"> {
     status: row.status,
     syncable_type: row.syncableType,
     syncable_id: row.syncableId,
-    started_at: null,
+    syncing_at: null,
     completed_at: null,
     window_start_date: null,
     window_end_date: null,
-    message: "Sync has been queued and will recompute every account's balances and match transfers",
+    // Sure's words: the family sync applies the family's active rules (issue 14), recomputes every account and matches transfers.
+    message: "Sync has been queued and will apply all active rules",
   };
 }

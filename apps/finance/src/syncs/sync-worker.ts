@@ -1,7 +1,7 @@
 import type { Logger } from "@hearth/service-kit";
 import type { AccountRepository } from "../accounts/account-repository";
 import { MissingExchangeRate } from "../exchange-rates/rate-book";
-import { addDays } from "../ledger/dates";
+import { addDays, todayIso } from "../ledger/dates";
 import { MATCH_WINDOW_DAYS, type TransferMatcher } from "../transfers/transfer-matcher";
 import type { ClaimedSync, SyncOutcome, SyncQueueQueries } from "./sync-queue-queries";
 import type { SyncSignal } from "./sync-signal";
@@ -16,6 +16,8 @@ export interface SyncWorkerOptions {
   log: Logger;
   /** How often to look for work when nobody pokes (other instances' changes, restarts). */
   pollMs?: number;
+  /** How often to look for families whose daily sync is due (also right at start). */
+  dailySyncCheckMs?: number;
   lease?: Partial<SyncLeaseOptions>;
 }
 
@@ -56,6 +58,7 @@ export function createSyncWorker({
   matcher,
   log,
   pollMs = 250,
+  dailySyncCheckMs = 10 * 60_000,
   lease: leaseOptions,
 }: SyncWorkerOptions): SyncSignal & { start(): Promise<void>; stop(): Promise<void>; drain(): Promise<void> } {
   const lease = { ...DEFAULT_SYNC_LEASE, ...leaseOptions };
@@ -65,6 +68,8 @@ export function createSyncWorker({
   let poked = false;
   let recoveryTimer: NodeJS.Timeout | undefined;
   let recovery: Promise<void> | null = null;
+  let dailyTimer: NodeJS.Timeout | undefined;
+  let daily: Promise<void> | null = null;
 
   function poke() {
     poked = true;
@@ -169,6 +174,31 @@ export function createSyncWorker({
     }, lease.recoverEveryMs);
   }
 
+  /**
+   * Queues the daily family syncs that are due, so rows reach the new day and dated entries and
+   * carried prices take effect even when nobody writes (Sure syncs every family daily as well).
+   */
+  async function queueDaily(): Promise<void> {
+    try {
+      const queued = await queue.queueDailyFamilySyncs(todayIso());
+      if (queued > 0) {
+        log.info({ queued }, "queued daily family syncs");
+        poke();
+      }
+    } catch (err) {
+      log.error({ err }, "queuing the daily syncs failed");
+    }
+  }
+
+  function scheduleDaily() {
+    dailyTimer = setTimeout(() => {
+      daily = queueDaily().finally(() => {
+        daily = null;
+        if (running) scheduleDaily();
+      });
+    }, dailySyncCheckMs);
+  }
+
   /** Does everything queued now; true when something was done. */
   async function step(): Promise<boolean> {
     const sync = await queue.claim(lease.ms);
@@ -209,15 +239,18 @@ export function createSyncWorker({
     poke,
     async start() {
       await recover();
+      await queueDaily();
       running = true;
       scheduleRecovery();
+      scheduleDaily();
       loop = runLoop();
     },
     async stop() {
       running = false;
       clearTimeout(recoveryTimer);
+      clearTimeout(dailyTimer);
       wake?.();
-      await Promise.all([loop, recovery]);
+      await Promise.all([loop, recovery, daily]);
     },
     drain,
   };

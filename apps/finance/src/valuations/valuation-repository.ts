@@ -14,6 +14,12 @@ export type ValuationRow = Prisma.EntryGetPayload<{ include: typeof VALUATION_IN
 export type NewValuation = Omit<BodyOf<"valuations.create">["valuation"], "upsert">;
 export type ValuationChanges = BodyOf<"valuations.update">["valuation"];
 
+/** The opening balance is the balance before every entry (Sure's OpeningBalanceManager refuses a later date). */
+async function assertBeforeOldestEntry(tx: FinanceTx, accountId: string, anchorId: string, date: string): Promise<void> {
+  const oldest = await tx.entry.findFirst({ where: { accountId, id: { not: anchorId } }, orderBy: { date: "asc" }, select: { date: true } });
+  if (oldest && date >= isoDateOf(oldest.date)) throw AppError.validation(["Opening balance date must be before the oldest entry date"]);
+}
+
 export function createValuationRepository(db: FinanceDb) {
   async function find(tx: FinanceTx | FinanceDb, familyId: string, id: string): Promise<ValuationRow> {
     const row = await tx.entry.findFirst({
@@ -92,6 +98,7 @@ export function createValuationRepository(db: FinanceDb) {
             select: { id: true },
           });
           if (clash) throw AppError.validation(["A valuation already exists for this account on that date"]);
+          if (current.valuationKind === "opening_anchor") await assertBeforeOldestEntry(tx, current.accountId, current.id, changes.date);
         }
         await tx.entry.update({
           where: { id },

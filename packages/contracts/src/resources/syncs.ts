@@ -31,7 +31,7 @@ export const SyncQueuedSchema = z.object({
   status: SyncSchema.shape.status,
   syncable_type: z.string(),
   syncable_id: UuidSchema,
-  started_at: TimestampSchema.nullable(),
+  syncing_at: TimestampSchema.nullable(),
   completed_at: TimestampSchema.nullable(),
   window_start_date: DateSchema.nullable(),
   window_end_date: DateSchema.nullable(),
