@@ -74,11 +74,24 @@ describe("transactions", () => {
       transaction: { account_id: account.id, date: "2026-01-05", amount: "2000", name: "Salary", nature: "income" },
     });
     expect(salary.status).toBe(201);
-    expect(TransactionSchema.parse(salary.body)).toMatchObject({ amount: "-$2,000.00", amount_cents: -200000, classification: "income", transfer: null });
+    expect(TransactionSchema.parse(salary.body)).toMatchObject({
+      amount: "-$2,000.00",
+      amount_cents: 200000,
+      signed_amount_cents: 200000,
+      classification: "income",
+      transfer: null,
+    });
     const rent = await call("transactions.create", {
       transaction: { account_id: account.id, date: "2026-01-06", amount: -800, description: "Rent", nature: "expense", external_id: "bank-1" },
     });
-    expect(rent.body).toMatchObject({ name: "Rent", amount_cents: 80000, classification: "expense", external_id: "bank-1", source: "api" });
+    expect(rent.body).toMatchObject({
+      name: "Rent",
+      amount_cents: 80000,
+      signed_amount_cents: -80000,
+      classification: "expense",
+      external_id: "bank-1",
+      source: "api",
+    });
     const replay = await call("transactions.create", {
       transaction: { account_id: account.id, date: "2026-01-06", amount: -800, name: "Rent", external_id: "bank-1" },
     });

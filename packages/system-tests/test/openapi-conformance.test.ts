@@ -96,9 +96,20 @@ describe("transactions", () => {
     const tag = await call("POST", "/api/v1/tags", "/api/v1/tags", 201, { tag: { name: "Weekly" } });
 
     const fields = { account_id: account.id, date: "2026-11-02", amount: "12.34", name: "Groceries", external_id: "bank-1", source: "bank" };
-    // Sure's Transaction has no amount_cents; the spec's money pair adds it (checked here, not by the file).
+    // Sure's file has no cents on a Transaction; its current view (_transaction.json.jbuilder) writes
+    // amount_cents as the size and signed_amount_cents as + for income, - for an expense (checked here).
     const created = await createTransaction({ ...fields, notes: "first", category_id: category.id, merchant_id: merchant.body.id, tag_ids: [tag.id] });
-    expect(created).toMatchObject({ amount_cents: 1234, category: { id: category.id }, merchant: { id: merchant.body.id }, tags: [{ id: tag.id }] });
+    expect(created).toMatchObject({
+      amount: "$12.34",
+      amount_cents: 1234,
+      signed_amount_cents: -1234,
+      category: { id: category.id },
+      merchant: { id: merchant.body.id },
+      tags: [{ id: tag.id }],
+    });
+    const income = await createTransaction({ account_id: account.id, date: "2026-11-03", amount: "50", nature: "income", name: "Refund" });
+    expect(income).toMatchObject({ amount: "-$50.00", amount_cents: 5000, signed_amount_cents: 5000, classification: "income" });
+    await call("DELETE", `/api/v1/transactions/${income.id}`, "/api/v1/transactions/{id}", 200);
 
     // The same external_id + source again: the existing transaction, 200.
     const replay = await call("POST", "/api/v1/transactions", "/api/v1/transactions", 200, { transaction: fields });

@@ -12,8 +12,9 @@ export function signedCents(cents: bigint, nature: Nature | undefined): bigint {
 
 /**
  * A changed transaction's currency and amount (undefined: the amount stays). Minor units mean
- * different things in another currency, so a new currency must come with its amount; a nature
- * alone re-signs the stored amount.
+ * different things in another currency, so a new currency must come with its amount. A nature
+ * only signs an amount sent with it: alone it changes nothing, as in Sure's transactions
+ * controller (calculate_signed_amount runs only when an amount is present).
  */
 export function amountChangeOf(
   current: { currency: string; amountCents: bigint },
@@ -23,11 +24,6 @@ export function amountChangeOf(
   if (changes.currency !== undefined && changes.currency !== current.currency && changes.amount === undefined) {
     throw AppError.validation(["Give the amount with a new currency"]);
   }
-  const amountCents =
-    changes.amount !== undefined
-      ? signedCents(centsIn(changes.amount, currency), changes.nature)
-      : changes.nature !== undefined
-        ? signedCents(current.amountCents, changes.nature)
-        : undefined;
+  const amountCents = changes.amount !== undefined ? signedCents(centsIn(changes.amount, currency), changes.nature) : undefined;
   return { currency, amountCents };
 }

@@ -38,7 +38,7 @@ export function transactionFilterSql(familyId: string, query: QueryOf<"transacti
     parts.push(ors.length > 0 ? Prisma.sql`(${Prisma.join(ors, " OR ")})` : Prisma.sql`FALSE`);
   }
   if (query.type === "income") parts.push(Prisma.sql`e.amount_cents < 0`);
-  if (query.type === "expense") parts.push(Prisma.sql`e.amount_cents >= 0`);
+  if (query.type === "expense") parts.push(Prisma.sql`e.amount_cents > 0`); // Sure: zero is neither
   if (query.search) {
     const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     parts.push(

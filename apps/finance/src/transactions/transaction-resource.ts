@@ -23,10 +23,17 @@ function transferOf(row: TransactionRow): Transaction["transfer"] {
   };
 }
 
+/** Sure's agent-friendly cents: the size, and the size signed as income (+) or expense (-). */
+function centsOfEntry(amountCents: bigint) {
+  const size = Number(amountCents < 0n ? -amountCents : amountCents);
+  return { amount_cents: size, signed_amount_cents: amountCents < 0n ? size : -size + 0 };
+}
+
 export function toTransactionResource(row: TransactionRow): Transaction {
   return {
     id: row.id,
     ...entryAmountOf(row),
+    ...centsOfEntry(row.amountCents),
     name: row.name,
     notes: row.notes,
     external_id: row.externalId,

@@ -15,13 +15,16 @@ export const TransactionTransferSchema = z.object({
 
 /**
  * Sure's Transaction. `amount` is signed as Sure stores it: positive is an outflow (expense),
- * negative an inflow (income); `amount_cents` is the same in minor units.
+ * negative an inflow (income). As Sure's view writes them for agents, `amount_cents` is the
+ * size in minor units (never negative) and `signed_amount_cents` is positive for income and
+ * negative for an expense.
  */
 export const TransactionSchema = z.object({
   id: UuidSchema,
   date: DateSchema,
   amount: z.string(),
-  amount_cents: CentsSchema,
+  amount_cents: CentsSchema.nonnegative().describe("The amount's size in minor units"),
+  signed_amount_cents: CentsSchema.describe("Minor units, positive for income, negative for an expense"),
   currency: z.string(),
   name: z.string(),
   notes: z.string().nullable(),
