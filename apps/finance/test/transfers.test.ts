@@ -35,6 +35,9 @@ describe("transfers", () => {
         },
       }),
     );
+    // Sure's Transfer::Creator: a payment to a card is cc_payment (transfer_type liability_payment),
+    // named "Payment to ..."; each fee is its own expense in the Fees category (Sure's
+    // transfer_test.rb, "fee transactions"), and the fee fields are BigDecimal "F" text.
     expect(transfer).toMatchObject({
       status: "confirmed",
       transfer_type: "liability_payment",
@@ -43,19 +46,35 @@ describe("transfers", () => {
       currency: "USD",
       date: "2026-02-01",
       notes: "March bill",
-      source_fee_amount: "$1.50",
+      source_fee_amount: "1.5",
       source_fee_amount_cents: 150,
-      destination_fee_amount: "$0.50",
+      source_fee_currency: "USD",
+      destination_fee_amount: "0.5",
       destination_fee_amount_cents: 50,
-      outflow_transaction: { amount_cents: 20150, kind: "cc_payment", account: { id: checking.id } },
-      inflow_transaction: { amount_cents: -19950, kind: "funds_movement", account: { id: card.id } },
+      destination_fee_currency: "USD",
+      outflow_transaction: { amount_cents: 20000, kind: "cc_payment", name: "Payment to Card", account: { id: checking.id } },
+      inflow_transaction: { amount_cents: -20000, kind: "funds_movement", name: "Payment from Checking", account: { id: card.id } },
     });
     await settled(finance);
     expect((await call("accounts.get", { id: checking.id })).balance_cents).toBe(100000 - 20150);
-    // A payment lowers what is owed on the card.
-    expect((await call("accounts.get", { id: card.id })).balance_cents).toBe(30000 - 19950);
+    // A payment lowers what is owed on the card; its fee raises it.
+    expect((await call("accounts.get", { id: card.id })).balance_cents).toBe(30000 - 20000 + 50);
+    const fees = (await call("transactions.list", { search: "Transfer fee" })).transactions;
+    expect(
+      fees
+        .map((fee: { name: string; amount_cents: number; kind: string; category: { name: string } }) => [
+          fee.name,
+          fee.amount_cents,
+          fee.kind,
+          fee.category.name,
+        ])
+        .sort(),
+    ).toEqual([
+      ["Transfer fee — Payment from Checking", 50, "standard", "Fees"],
+      ["Transfer fee — Payment to Card", 150, "standard", "Fees"],
+    ]);
     const side = await call("transactions.get", { id: transfer.outflow_transaction.id });
-    expect(side.transfer).toMatchObject({ id: transfer.id, amount: "$200.00", amount_cents: 20000, other_account: { id: card.id } });
+    expect(side.transfer).toMatchObject({ id: transfer.id, amount: "$200.00", amount_cents: 20000, currency: "USD", other_account: { id: card.id } });
     expect((await call("transfers.list", { account_id: card.id })).transfers.map((t: { id: string }) => t.id)).toEqual([transfer.id]);
 
     await expectAppError(
@@ -77,7 +96,18 @@ describe("transfers", () => {
     const transfer = await call("transfers.create", {
       transfer: { from_account_id: checking.id, to_account_id: euros.id, amount: 100, destination_amount: 90, date: "2026-02-01" },
     });
-    expect(transfer).toMatchObject({ currency: "USD", amount_cents: 10000, inflow_transaction: { amount_cents: -9000, currency: "EUR" } });
+    // Sure's view: amount and currency of what arrived (the inflow), and fees "0.0" when there are none.
+    expect(transfer).toMatchObject({
+      currency: "EUR",
+      amount: "€90.00",
+      amount_cents: 9000,
+      source_fee_amount: "0.0",
+      source_fee_currency: "USD",
+      destination_fee_amount: "0.0",
+      destination_fee_currency: "EUR",
+      outflow_transaction: { amount_cents: 10000, currency: "USD" },
+      inflow_transaction: { amount_cents: -9000, currency: "EUR" },
+    });
     await settled(finance);
     expect((await call("accounts.get", { id: euros.id })).balance_cents).toBe(9000);
   });
@@ -124,5 +154,89 @@ describe("transfers", () => {
     expect(await call("transfers.delete", { id: proposed.id })).toEqual({ message: "Transfer deleted successfully" });
     await expectAppError(call("transfers.get", { id: proposed.id }), "record_not_found");
     expect((await call("transactions.get", { id: out2.body.id })).transfer).toBeNull();
+  });
+
+  // Sure: Transfer.kind_for_account and Transfer::Creator#outflow_transaction_kind (transfer_test.rb,
+  // "kind for account"): the destination decides the outflow's kind and the transfer_type follows.
+  it("take their kind from the destination: investment contribution, card or other liability payment, loan payment", async () => {
+    const { call, checking, savings, card } = await familyWithAccounts();
+    const account = (name: string, account_type: string) => call("accounts.create", { account: { name, account_type, opening_balance_date: "2026-01-01" } });
+    const brokerage = await account("Brokerage", "investment");
+    const wallet = await account("Wallet", "crypto");
+    const iou = await account("IOU", "other_liability");
+    const mortgage = await account("Mortgage", "loan");
+    const send = (from: { id: string }, to: { id: string }) =>
+      call("transfers.create", { transfer: { from_account_id: from.id, to_account_id: to.id, amount: 10, date: "2026-02-01" } });
+    const cases: [unknown, string, string, string | null][] = [
+      [await send(checking, brokerage), "investment_contribution", "transfer", "Investment Contributions"],
+      [await send(checking, wallet), "investment_contribution", "transfer", "Investment Contributions"],
+      [await send(brokerage, wallet), "funds_movement", "transfer", null], // between investment accounts: a movement
+      [await send(checking, card), "cc_payment", "liability_payment", null],
+      [await send(checking, iou), "cc_payment", "liability_payment", null],
+      [await send(checking, mortgage), "loan_payment", "loan_payment", null],
+      [await send(checking, savings), "funds_movement", "transfer", null],
+    ];
+    for (const [transfer, kind, type, category] of cases) {
+      const t = transfer as { transfer_type: string; outflow_transaction: { id: string; kind: string } };
+      expect([t.outflow_transaction.kind, t.transfer_type]).toEqual([kind, type]);
+      expect((await call("transactions.get", { id: t.outflow_transaction.id })).category?.name ?? null).toBe(category);
+    }
+  });
+
+  it("take their fee transactions with them when deleted, and the balances follow", async () => {
+    const { call, checking, savings } = await familyWithAccounts();
+    const transfer = await call("transfers.create", {
+      transfer: { from_account_id: checking.id, to_account_id: savings.id, amount: 100, date: "2026-02-01", source_fee: 2, destination_fee: 1 },
+    });
+    await settled(finance);
+    expect((await call("accounts.get", { id: checking.id })).balance_cents).toBe(100000 - 10000 - 200);
+    expect((await call("accounts.get", { id: savings.id })).balance_cents).toBe(10000 - 100);
+    await call("transfers.delete", { id: transfer.id });
+    await settled(finance);
+    expect((await call("transactions.list", { search: "Transfer fee" })).transactions).toEqual([]);
+    // The pair stays as ordinary transactions; the fees are gone.
+    expect((await call("accounts.get", { id: checking.id })).balance_cents).toBe(100000 - 10000);
+    expect((await call("accounts.get", { id: savings.id })).balance_cents).toBe(10000);
+    expect((await call("transactions.list", {})).pagination.total_count).toBe(2);
+  });
+
+  it("list newest first by creation and filter by either side's date (Sure's TransferDecisionFiltering)", async () => {
+    const { call, checking, savings } = await familyWithAccounts();
+    const early = await call("accounts.create", { account: { name: "Slow bank", account_type: "depository", opening_balance_date: "2026-01-01" } });
+    const first = await call("transfers.create", { transfer: { from_account_id: checking.id, to_account_id: savings.id, amount: 5, date: "2026-05-01" } });
+    const second = await call("transfers.create", { transfer: { from_account_id: checking.id, to_account_id: early.id, amount: 6, date: "2026-03-01" } });
+    expect((await call("transfers.list", {})).transfers.map((t: { id: string }) => t.id)).toEqual([second.id, first.id]);
+    expect((await call("transfers.list", { start_date: "2026-04-01" })).transfers.map((t: { id: string }) => t.id)).toEqual([first.id]);
+  });
+
+  // Sure: auto_transfer_matchable_test.rb ("does not match excluded transactions", "does not match
+  // disabled accounts", "matches transfers across currencies within tolerance").
+  it("are matched skipping excluded entries and disabled accounts, and across currencies within 10% at the outflow date's rate", async () => {
+    const { call, checking, savings } = await familyWithAccounts();
+    const euros = await call("accounts.create", {
+      account: { name: "Euros", account_type: "depository", currency: "EUR", opening_balance_date: "2026-01-01" },
+    });
+    const old = await call("accounts.create", { account: { name: "Old", account_type: "depository", opening_balance_date: "2026-01-01" } });
+    await call("exchangeRates.upsert", { from: "USD", to: "EUR", date: "2026-05-01", rate: "0.9" });
+    const txn = (account: { id: string }, date: string, amount: number | string, extra: object = {}) =>
+      call("transactions.create", { transaction: { account_id: account.id, date, amount, name: "x", ...extra } });
+    // Excluded: never matched.
+    await txn(checking, "2026-05-02", 40, { excluded: true });
+    await txn(savings, "2026-05-02", -40);
+    // A disabled account: never matched.
+    await call("accounts.update", { id: old.id, account: { status: "disabled" } });
+    await txn(checking, "2026-05-03", 41);
+    await txn(old, "2026-05-03", -41);
+    // Across currencies: 100 USD out, 93 EUR in (expected 90 at 0.9: within 10%); 80 EUR is not (0.89).
+    const out = await txn(checking, "2026-05-04", 100);
+    const into = await txn(euros, "2026-05-05", -93);
+    await txn(checking, "2026-05-10", 100);
+    await txn(euros, "2026-05-10", -80);
+    await settled(finance);
+    const pending = (await call("transfers.list", { status: "pending" })).transfers;
+    expect(
+      pending.map((t: { outflow_transaction: { id: string }; inflow_transaction: { id: string } }) => [t.outflow_transaction.id, t.inflow_transaction.id]),
+    ).toEqual([[out.body.id, into.body.id]]);
+    expect(pending[0]).toMatchObject({ currency: "EUR", amount_cents: 9300 });
   });
 });

@@ -124,8 +124,9 @@ export function createAccountRepository(db: FinanceDb) {
           const [account] = await tx.$queryRaw<{ id: string; family_id: string }[]>`
             SELECT id, family_id FROM accounts WHERE status = 'pending_deletion' LIMIT 1 FOR UPDATE SKIP LOCKED`;
           if (!account) return false;
+          // Unlinking deletes (and counts) the transfers' fee transactions first, some of them maybe here.
+          await unlinkTransfersOf(tx, account.family_id, account.id);
           const transactions = await tx.entry.count({ where: { accountId: account.id, kind: "transaction" } });
-          await unlinkTransfersOf(tx, account.id);
           await tx.account.delete({ where: { id: account.id } });
           await bumpLedgerVersion(tx, account.family_id);
           await adjustTransactionCount(tx, account.family_id, -transactions);

@@ -1,4 +1,4 @@
-import { AppError, centsOf, moneyOf } from "@hearth/contracts";
+import { AppError, centsOf, decimalOf, minorUnitDigits, moneyOf, trimTrailing } from "@hearth/contracts";
 import { isoDateOf } from "./dates";
 
 /** A money pair from a BIGINT column (always within JavaScript's safe integers for real balances). */
@@ -29,4 +29,11 @@ export function entryAmountOf(entry: { date: Date; amountCents: bigint; currency
     amount_cents: Number(entry.amountCents),
     currency: entry.currency,
   };
+}
+
+/** An amount as Ruby's BigDecimal#to_s("F") writes it, which Sure uses for transfer fees: "0.0", "2.5", "12.34". */
+export function plainDecimalOf(cents: bigint | number, currency: string): string {
+  const text = decimalOf(cents, minorUnitDigits(currency));
+  const [whole, fraction = ""] = text.split(".");
+  return `${whole}.${trimTrailing(fraction, "0") || "0"}`;
 }

@@ -9,6 +9,7 @@ import { adjustTransactionCount, ledgerStateOf, rememberTransactionCount } from 
 import { createListCache } from "../ledger/list-cache";
 import { centsIn } from "../ledger/money";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
+import { removeFeesOf } from "../transfers/transfer-fees";
 import { amountChangeOf, signedCents } from "./transaction-amounts";
 import { checkpointsOf, countTransactions, entryCurrenciesOf, pageIds, transactionFilterSql } from "./transaction-page-queries";
 
@@ -20,8 +21,8 @@ const TRANSACTION_INCLUDE = {
   category: { select: { id: true, name: true, color: true, icon: true } },
   merchant: { select: { id: true, name: true } },
   tags: { select: { tag: { select: { id: true, name: true, color: true } } }, orderBy: { tag: { name: "asc" } } },
-  transferIn: { include: { outflow: { select: { amountCents: true, currency: true, account: ACCOUNT_SUMMARY } } } },
-  transferOut: { include: { inflow: { select: { account: ACCOUNT_SUMMARY } } } },
+  transferIn: { include: { outflow: { select: { account: ACCOUNT_SUMMARY } } } },
+  transferOut: { include: { inflow: { select: { amountCents: true, currency: true, account: ACCOUNT_SUMMARY } } } },
 } as const satisfies Prisma.EntryInclude;
 export type TransactionRow = Prisma.EntryGetPayload<{ include: typeof TRANSACTION_INCLUDE }>;
 
@@ -156,7 +157,7 @@ export function createTransactionRepository(db: FinanceDb) {
       });
     },
 
-    /** Its transfer goes with it; the other side becomes an ordinary transaction again. */
+    /** Its transfer goes with it (with the transfer's fee transactions); the other side becomes an ordinary transaction again. */
     async delete(familyId: string, id: string) {
       await db.$transaction(async (tx) => {
         const current = await find(tx, familyId, id);
@@ -164,6 +165,7 @@ export function createTransactionRepository(db: FinanceDb) {
         if (transfer) {
           const other = transfer.inflowEntryId === id ? transfer.outflowEntryId : transfer.inflowEntryId;
           await tx.entry.update({ where: { id: other }, data: { transactionKind: "standard" } });
+          await removeFeesOf(tx, familyId, [transfer.id]);
         }
         await tx.entry.delete({ where: { id } });
         await requestAccountSync(tx, familyId, current.accountId, isoDateOf(current.date));

@@ -4,21 +4,22 @@ import { displayOf, entryAmountOf } from "../ledger/money";
 import type { TransactionRow } from "./transaction-repository";
 
 /**
- * Sure's transfer summary: the transfer's size (what left the source before its fee) and the other
- * side's account. A side already gone (its account being removed right now) means no transfer.
+ * Sure's transfer summary (_transaction.json.jbuilder): what arrived (the inflow's amount and
+ * currency) and the other side's account. A side already gone (its account being removed right
+ * now) means no transfer.
  */
 function transferOf(row: TransactionRow): Transaction["transfer"] {
   const transfer = row.transferIn ?? row.transferOut;
   if (!transfer) return null;
-  const outflow = row.transferIn ? (row.transferIn.outflow as typeof row.transferIn.outflow | null) : row;
-  const other = row.transferIn ? outflow?.account : (row.transferOut?.inflow as { account: TransactionRow["account"] } | null)?.account;
-  if (!outflow || !other) return null;
-  const size = outflow.amountCents - (transfer.sourceFeeCents ?? 0n);
+  const inflow = row.transferIn ? row : (row.transferOut?.inflow as { amountCents: bigint; currency: string; account: TransactionRow["account"] } | null);
+  const other = row.transferIn ? (row.transferIn.outflow as { account: TransactionRow["account"] } | null)?.account : inflow?.account;
+  if (!inflow || !other) return null;
+  const size = inflow.amountCents < 0n ? -inflow.amountCents : inflow.amountCents;
   return {
     id: transfer.id,
-    amount: displayOf(size, outflow.currency),
+    amount: displayOf(size, inflow.currency),
     amount_cents: Number(size),
-    currency: outflow.currency,
+    currency: inflow.currency,
     other_account: toAccountSummary(other),
   };
 }

@@ -1,14 +1,13 @@
-import { outflowKindOf } from "./transfer-kinds";
+import { matchedOutflowKindOf } from "./transfer-kinds";
 import type { TransferMatchQueries } from "./transfer-match-queries";
 
 /** How far apart (in days) the two sides of a transfer may be dated, as Sure matches them. */
 export const MATCH_WINDOW_DAYS = 4;
 
 /**
- * Proposes pending transfers: an outflow and an inflow of the same size and currency in two
- * different accounts of the family, dated at most four days apart, neither already in a
- * transfer, and never a pair the family rejected. Closest dates pair first; each transaction
- * joins one transfer at most. Limited to pairs touching `accountId` dated from `since` when given.
+ * Proposes pending transfers (Sure's auto_match_transfers!): the candidates of
+ * transfer-match-queries.ts, closest dates first; each transaction joins one transfer at most.
+ * Limited to pairs touching `accountId` dated from `since` when given.
  */
 export function createTransferMatcher(queries: TransferMatchQueries) {
   return {
@@ -23,7 +22,7 @@ export function createTransferMatcher(queries: TransferMatchQueries) {
         const created = await queries.propose(familyId, {
           outflowId: pair.outflow_id,
           inflowId: pair.inflow_id,
-          outflowKind: outflowKindOf(pair.inflow_account_type),
+          outflowKind: matchedOutflowKindOf(pair.inflow_account_type),
         });
         if (created) proposed++;
       }

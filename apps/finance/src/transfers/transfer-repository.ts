@@ -6,27 +6,29 @@ import { isComplete } from "../ledger/complete-rows";
 import { dateOf, dateRange } from "../ledger/dates";
 import { adjustTransactionCount } from "../ledger/ledger-version";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
+import { familyCategoryNamed, FEES_CATEGORY, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "./transfer-categories";
+import { removeFeesOf } from "./transfer-fees";
 import { transferAmountsOf, type NewTransferBody } from "./transfer-amounts";
-import { outflowKindOf } from "./transfer-kinds";
+import { createdOutflowKindOf, transferNamePrefixOf } from "./transfer-kinds";
 
 const SIDE = { include: { account: { select: { id: true, name: true, accountType: true } } } } as const;
-const TRANSFER_INCLUDE = { inflow: SIDE, outflow: SIDE } as const satisfies Prisma.TransferInclude;
+const PAIR_INCLUDE = { inflow: SIDE, outflow: SIDE } as const satisfies Prisma.TransferInclude;
+const TRANSFER_INCLUDE = { ...PAIR_INCLUDE, fees: { select: { accountId: true, amountCents: true } } } as const satisfies Prisma.TransferInclude;
 export type TransferRow = Prisma.TransferGetPayload<{ include: typeof TRANSFER_INCLUDE }>;
-export type RejectedTransferRow = Prisma.RejectedTransferGetPayload<{ include: typeof TRANSFER_INCLUDE }>;
+export type RejectedTransferRow = Prisma.RejectedTransferGetPayload<{ include: typeof PAIR_INCLUDE }>;
 
 export type TransferChanges = Omit<BodyOf<"transfers.update">["transfer"], "status"> & { status?: "confirmed" | undefined };
 
 const VISIBLE_SIDE = { account: { status: { not: "pending_deletion" } } } as const satisfies Prisma.EntryWhereInput;
 
-/** Filters shared by transfers and rejected pairs: either side's account, the outflow's date. */
+/** Filters shared by transfers and rejected pairs, as Sure's TransferDecisionFiltering: either side's account, either side's date. */
 function pairWhere(query: QueryOf<"rejectedTransfers.list">) {
+  const dates = dateRange(query.start_date, query.end_date);
+  const either = (filter: Prisma.EntryWhereInput) => [{ inflow: filter }, { outflow: filter }];
   return {
     inflow: VISIBLE_SIDE,
-    outflow: {
-      ...VISIBLE_SIDE,
-      ...dateRange(query.start_date, query.end_date),
-    },
-    ...(query.account_id ? { OR: [{ inflow: { accountId: query.account_id } }, { outflow: { accountId: query.account_id } }] } : {}),
+    outflow: VISIBLE_SIDE,
+    AND: [...(query.account_id ? [{ OR: either({ accountId: query.account_id }) }] : []), ...(dates.date ? [{ OR: either(dates) }] : [])],
   };
 }
 
@@ -37,8 +39,9 @@ export function createTransferRepository(db: FinanceDb) {
     return row;
   }
 
-  /** Both sides become ordinary transactions again (the pair stays in the ledger). */
-  async function unlink(tx: FinanceTx, transfer: { id: string; inflowEntryId: string; outflowEntryId: string }) {
+  /** Both sides become ordinary transactions again (the pair stays in the ledger); its fee transactions go with it, as in Sure. */
+  async function unlink(tx: FinanceTx, familyId: string, transfer: { id: string; inflowEntryId: string; outflowEntryId: string }) {
+    await removeFeesOf(tx, familyId, [transfer.id]);
     await tx.transfer.delete({ where: { id: transfer.id } });
     await tx.entry.updateMany({ where: { id: { in: [transfer.inflowEntryId, transfer.outflowEntryId] } }, data: { transactionKind: "standard" } });
   }
@@ -50,7 +53,7 @@ export function createTransferRepository(db: FinanceDb) {
         db.transfer.findMany({
           where,
           include: TRANSFER_INCLUDE,
-          orderBy: [{ outflow: { date: "desc" } }, { id: "desc" }],
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
           ...pageWindow(query),
         }),
         db.transfer.count({ where }),
@@ -62,51 +65,44 @@ export function createTransferRepository(db: FinanceDb) {
       return find(db, familyId, id);
     },
 
-    /** A confirmed transfer: an outflow from the source and an inflow into the destination, both accounts resynced from its date. */
+    /**
+     * A confirmed transfer as Sure's Transfer::Creator records it: an outflow from the source, an
+     * inflow into the destination, each fee its own expense in the family's Fees category, and a
+     * contribution to an investment account in Investment Contributions. Every account touched is resynced from its date.
+     */
     async create(familyId: string, input: NewTransferBody) {
       return db.$transaction(async (tx) => {
         const from = await findAccount(tx, familyId, input.from_account_id);
         const to = await findAccount(tx, familyId, input.to_account_id);
         const { amount, arriving, sourceFee, destinationFee } = transferAmountsOf(input, from, to);
         const date = dateOf(input.date);
-        const outflow = await tx.entry.create({
-          data: {
-            familyId,
-            accountId: from.id,
-            kind: "transaction",
-            transactionKind: outflowKindOf(to.accountType),
-            date,
-            name: input.name ?? `Transfer to ${to.name}`,
-            amountCents: amount + (sourceFee ?? 0n),
-            currency: from.currency,
-          },
+        const kind = createdOutflowKindOf(from.accountType, to.accountType);
+        const prefix = transferNamePrefixOf(to.accountType);
+        const outflowName = input.name ?? `${prefix} to ${to.name}`;
+        const inflowName = input.name ?? `${prefix} from ${from.name}`;
+        const side = (account: { id: string; currency: string }, name: string, amountCents: bigint, extra: Prisma.EntryUncheckedCreateInput | object = {}) =>
+          tx.entry.create({ data: { familyId, accountId: account.id, kind: "transaction", date, name, amountCents, currency: account.currency, ...extra } });
+        const outflow = await side(from, outflowName, amount, {
+          transactionKind: kind,
+          categoryId: kind === "investment_contribution" ? await familyCategoryNamed(tx, familyId, INVESTMENT_CONTRIBUTIONS_CATEGORY) : null,
         });
-        const inflow = await tx.entry.create({
-          data: {
-            familyId,
-            accountId: to.id,
-            kind: "transaction",
-            transactionKind: "funds_movement",
-            date,
-            name: input.name ?? `Transfer from ${from.name}`,
-            amountCents: -(arriving - (destinationFee ?? 0n)),
-            currency: to.currency,
-          },
-        });
+        const inflow = await side(to, inflowName, -arriving, { transactionKind: "funds_movement" });
         const transfer = await tx.transfer.create({
-          data: {
-            familyId,
-            inflowEntryId: inflow.id,
-            outflowEntryId: outflow.id,
-            status: "confirmed",
-            notes: input.notes ?? null,
-            sourceFeeCents: sourceFee,
-            destinationFeeCents: destinationFee,
-          },
+          data: { familyId, inflowEntryId: inflow.id, outflowEntryId: outflow.id, status: "confirmed", notes: input.notes ?? null },
         });
+        let entries = 2;
+        for (const [account, fee, name] of [
+          [from, sourceFee, outflowName],
+          [to, destinationFee, inflowName],
+        ] as const) {
+          if (fee === null || fee === 0n) continue;
+          const feesCategory = await familyCategoryNamed(tx, familyId, FEES_CATEGORY);
+          await side(account, `Transfer fee — ${name}`, fee, { transactionKind: "standard", categoryId: feesCategory, feeOfTransferId: transfer.id });
+          entries++;
+        }
         await requestAccountSync(tx, familyId, from.id, input.date);
         await requestAccountSync(tx, familyId, to.id, input.date);
-        await adjustTransactionCount(tx, familyId, 2);
+        await adjustTransactionCount(tx, familyId, entries);
         return find(tx, familyId, transfer.id);
       });
     },
@@ -127,7 +123,7 @@ export function createTransferRepository(db: FinanceDb) {
     async reject(familyId: string, id: string) {
       await db.$transaction(async (tx) => {
         const current = await find(tx, familyId, id);
-        await unlink(tx, current);
+        await unlink(tx, familyId, current);
         await tx.rejectedTransfer.createMany({
           data: [{ familyId, inflowEntryId: current.inflowEntryId, outflowEntryId: current.outflowEntryId }],
           skipDuplicates: true,
@@ -136,7 +132,7 @@ export function createTransferRepository(db: FinanceDb) {
     },
 
     async delete(familyId: string, id: string) {
-      await db.$transaction(async (tx) => unlink(tx, await find(tx, familyId, id)));
+      await db.$transaction(async (tx) => unlink(tx, familyId, await find(tx, familyId, id)));
     },
 
     async listRejected(familyId: string, query: QueryOf<"rejectedTransfers.list">) {
@@ -144,7 +140,7 @@ export function createTransferRepository(db: FinanceDb) {
       const [rows, total] = await db.$transaction([
         db.rejectedTransfer.findMany({
           where,
-          include: TRANSFER_INCLUDE,
+          include: PAIR_INCLUDE,
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
           ...pageWindow(query),
         }),
@@ -154,7 +150,7 @@ export function createTransferRepository(db: FinanceDb) {
     },
 
     async getRejected(familyId: string, id: string): Promise<RejectedTransferRow> {
-      const row = await db.rejectedTransfer.findFirst({ where: { id, familyId, inflow: VISIBLE_SIDE, outflow: VISIBLE_SIDE }, include: TRANSFER_INCLUDE });
+      const row = await db.rejectedTransfer.findFirst({ where: { id, familyId, inflow: VISIBLE_SIDE, outflow: VISIBLE_SIDE }, include: PAIR_INCLUDE });
       if (!row || !isComplete(row.inflow?.account, row.outflow?.account)) throw AppError.notFound("Rejected transfer");
       return row;
     },

@@ -1,6 +1,6 @@
 import type { OutputOf, Transfer } from "@hearth/contracts";
 import { isoDateOf } from "../ledger/dates";
-import { displayOf, entryAmountOf } from "../ledger/money";
+import { displayOf, entryAmountOf, plainDecimalOf } from "../ledger/money";
 import { toAccountRef } from "../accounts/account-resource";
 import { transferTypeOf } from "./transfer-kinds";
 import type { RejectedTransferRow, TransferRow } from "./transfer-repository";
@@ -18,21 +18,23 @@ function toTransferSide(entry: SideRow) {
   };
 }
 
-/** The transfer's amount is what left the source account before its fee; its date is the outflow's. */
+/** Sure's TransferDecision view: date, amount and currency of what arrived; each fee the sum of the transfer's fee transactions in that account. */
 export function toTransferResource(row: TransferRow): Transfer {
-  const size = row.outflow.amountCents - (row.sourceFeeCents ?? 0n);
-  const fee = (cents: bigint | null, currency: string) =>
-    cents === null ? { amount: null, cents: null, currency: null } : { amount: displayOf(cents, currency), cents: Number(cents), currency };
-  const sourceFee = fee(row.sourceFeeCents, row.outflow.currency);
-  const destinationFee = fee(row.destinationFeeCents, row.inflow.currency);
+  const size = row.inflow.amountCents < 0n ? -row.inflow.amountCents : row.inflow.amountCents;
+  const feeIn = (account: { id: string; currency: string }) => {
+    const cents = row.fees.reduce((sum, fee) => (fee.accountId === account.id ? sum + fee.amountCents : sum), 0n);
+    return { amount: plainDecimalOf(cents, account.currency), cents: Number(cents), currency: account.currency };
+  };
+  const sourceFee = feeIn({ id: row.outflow.accountId, currency: row.outflow.currency });
+  const destinationFee = feeIn({ id: row.inflow.accountId, currency: row.inflow.currency });
   return {
     id: row.id,
     status: row.status,
-    date: isoDateOf(row.outflow.date),
-    amount: displayOf(size, row.outflow.currency),
+    date: isoDateOf(row.inflow.date),
+    amount: displayOf(size, row.inflow.currency),
     amount_cents: Number(size),
-    currency: row.outflow.currency,
-    transfer_type: transferTypeOf(row.inflow.account.accountType),
+    currency: row.inflow.currency,
+    transfer_type: transferTypeOf(row.outflow.transactionKind),
     notes: row.notes,
     source_fee_amount: sourceFee.amount,
     source_fee_amount_cents: sourceFee.cents,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CurrencyCodeSchema, MAX_AMOUNT_CENTS } from "../money";
 import { LedgerDateSchema, UuidSchema } from "../primitives";
+import { TransactionKindSchema } from "./transactions";
 
 /**
  * A bulk write of ledger history (finance's internal `ledger.import`): what the demo seeder and
@@ -19,7 +20,7 @@ const ImportCentsSchema = z
 
 const TransactionEntry = z.object({
   kind: z.literal("transaction"),
-  transaction_kind: z.enum(["standard", "funds_movement", "cc_payment", "loan_payment", "one_time"]),
+  transaction_kind: TransactionKindSchema,
   category_id: UuidSchema.nullable(),
   merchant_id: UuidSchema.nullable(),
 });

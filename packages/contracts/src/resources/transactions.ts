@@ -4,6 +4,9 @@ import { AmountInputSchema, CentsSchema } from "../money";
 import { DateInputSchema, DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema, listQuery } from "../primitives";
 import { AccountSummarySchema, CurrencyInputSchema } from "./accounts";
 
+/** Sure's Transaction kinds: the transfer kinds come from the destination (see Transfer.kind_for_account). */
+export const TransactionKindSchema = z.enum(["standard", "funds_movement", "cc_payment", "loan_payment", "one_time", "investment_contribution"]);
+
 /** Sure's Transfer summary inside a transaction: the other side of the pair. */
 export const TransactionTransferSchema = z.object({
   id: UuidSchema,
@@ -31,7 +34,7 @@ export const TransactionSchema = z.object({
   external_id: z.string().nullable(),
   source: z.string().nullable(),
   classification: z.enum(["income", "expense"]),
-  kind: z.enum(["standard", "funds_movement", "cc_payment", "loan_payment", "one_time"]),
+  kind: TransactionKindSchema,
   excluded: z.boolean(),
   account: AccountSummarySchema,
   category: z.object({ id: UuidSchema, name: z.string(), color: z.string(), icon: z.string() }).nullable(),

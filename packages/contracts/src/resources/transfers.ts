@@ -15,7 +15,11 @@ export const TransferSideSchema = z.object({
   account: z.object({ id: UuidSchema, name: z.string(), account_type: z.string().nullable() }),
 });
 
-/** The spec's Transfer (Sure's TransferDecision plus notes and fees). */
+/**
+ * The spec's Transfer (Sure's TransferDecision plus notes and fees). As Sure's view writes it:
+ * `date`, `amount` and `currency` are the inflow's (what arrived), and each fee is the sum of the
+ * transfer's fee transactions in that account, a decimal such as "0.0" or "2.5" (BigDecimal "F").
+ */
 export const TransferSchema = z.object({
   id: UuidSchema,
   status: z.enum(["pending", "confirmed"]),
@@ -25,12 +29,12 @@ export const TransferSchema = z.object({
   currency: z.string(),
   transfer_type: z.enum(["transfer", "liability_payment", "loan_payment"]),
   notes: z.string().nullable(),
-  source_fee_amount: z.string().nullable(),
-  source_fee_amount_cents: CentsSchema.nullable(),
-  source_fee_currency: z.string().nullable(),
-  destination_fee_amount: z.string().nullable(),
-  destination_fee_amount_cents: CentsSchema.nullable(),
-  destination_fee_currency: z.string().nullable(),
+  source_fee_amount: z.string(),
+  source_fee_amount_cents: CentsSchema,
+  source_fee_currency: z.string(),
+  destination_fee_amount: z.string(),
+  destination_fee_amount_cents: CentsSchema,
+  destination_fee_currency: z.string(),
   inflow_transaction: TransferSideSchema,
   outflow_transaction: TransferSideSchema,
   created_at: TimestampSchema,
@@ -48,8 +52,9 @@ const PositiveAmount = AmountInputSchema.refine((text) => !text.startsWith("-"),
 
 /**
  * Records a transfer: an outflow from the source account and an inflow into the destination.
- * Between currencies, `destination_amount` is what arrives. Fees: the source pays
- * `source_fee` on top; `destination_fee` is deducted from what arrives.
+ * Between currencies, `destination_amount` is what arrives. Fees are their own expense
+ * transactions in the family's Fees category, as Sure's Transfer::Creator books them:
+ * `source_fee` in the source account, `destination_fee` in the destination account.
  */
 export const CreateTransferBodySchema = z.object({
   transfer: z.object({
