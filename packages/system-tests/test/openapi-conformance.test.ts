@@ -192,6 +192,39 @@ describe("transfers", () => {
     await call("GET", `/api/v1/transfers/${MISSING_ID}`, "/api/v1/transfers/{id}", 404);
   });
 
+  it("every transfer kind validates against TransferDecision: investment contribution, card, other liability and loan payments", async () => {
+    const from = await createAccount("Payer");
+    const kinds: [string, string, string][] = [
+      ["investment", "investment_contribution", "transfer"],
+      ["crypto", "investment_contribution", "transfer"],
+      ["credit_card", "cc_payment", "liability_payment"],
+      ["other_liability", "cc_payment", "liability_payment"],
+      ["loan", "loan_payment", "loan_payment"],
+      ["depository", "funds_movement", "transfer"],
+    ];
+    for (const [account_type, kind, transfer_type] of kinds) {
+      const to = await createAccount(`To ${account_type}`, { account_type });
+      const res = await api.post(
+        "/api/v1/transfers",
+        { transfer: { from_account_id: from.id, to_account_id: to.id, amount: "5", date: "2026-11-04" } },
+        { apiKey: user.writeKey },
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const read = await call("GET", `/api/v1/transfers/${res.body.id}`, "/api/v1/transfers/{id}", 200);
+      // Sure's view: fees "0.0" (BigDecimal "F"), never null.
+      expect(read).toMatchObject({
+        transfer_type,
+        source_fee_amount: "0.0",
+        destination_fee_amount: "0.0",
+        outflow_transaction: { kind },
+        inflow_transaction: { kind: "funds_movement" },
+      });
+      // The outflow as a transaction carries the same kind, and Sure's Transaction schema takes it.
+      const side = await call("GET", `/api/v1/transactions/${read.outflow_transaction.id}`, "/api/v1/transactions/{id}", 200);
+      expect(side).toMatchObject({ kind, amount_cents: 500, signed_amount_cents: -500 });
+    }
+  });
+
   it("a matched pair is proposed after a sync, rejected, then listed and read as a rejected transfer", async () => {
     const checking = await createAccount("Joint");
     const savings = await createAccount("Rainy day", { balance: "0" });
