@@ -72,7 +72,7 @@ export function generateDemoLedger(plan: SeedPlan): SeedLedger {
     if (day === 5) addTransfer(ledger, checking, savings, date, 50_000n, "Monthly savings", "funds_movement");
     if (day === 20) {
       const contribution = 40_000n;
-      addTransfer(ledger, checking, brokerage, date, contribution, "Brokerage contribution", "funds_movement");
+      addTransfer(ledger, checking, brokerage, date, contribution, "Brokerage contribution", "investment_contribution");
       portfolio += contribution + BigInt(random.int(-30_000, 45_000));
     }
     // The card is paid in full every month from checking.
