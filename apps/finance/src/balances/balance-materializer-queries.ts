@@ -1,6 +1,7 @@
 import type { FinanceDb, FinanceTx } from "../db";
 import type { StoredRate } from "../exchange-rates/rate-book";
 import { dateOf, isoDateOf } from "../ledger/dates";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
 import type { BalanceStart, CalculatorEntry, DailyBalance } from "./balance-calculator";
 
 /** An entry as the calculator needs it, in its own currency. */
@@ -38,6 +39,25 @@ const COLUMNS = [
 ] as const satisfies readonly (readonly [string, keyof DailyBalance])[];
 
 /**
+ * Moves the account's opening anchor to the day before its oldest other entry when that entry is
+ * not after it; true when it moved. Its own short transaction, taking the account row first as
+ * every ledger write does (account, then entries, then the ledger version), so it never deadlocks
+ * with a write of the anchor itself.
+ */
+export function placeOpeningAnchorFirst(db: FinanceDb, familyId: string, accountId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+    const moved = await tx.$executeRaw`
+      UPDATE entries AS anchor SET date = oldest.date - 1, updated_at = now()
+        FROM (SELECT min(date) AS date FROM entries
+               WHERE account_id = ${accountId}::uuid AND valuation_kind IS DISTINCT FROM 'opening_anchor') AS oldest
+       WHERE anchor.account_id = ${accountId}::uuid AND anchor.valuation_kind = 'opening_anchor' AND anchor.date >= oldest.date`;
+    if (moved > 0) await bumpLedgerVersion(tx, familyId);
+    return moved > 0;
+  });
+}
+
+/**
  * Runs `work` in one transaction holding the account's advisory lock (two workers never
  * interleave on one account), with the materializer's queries bound to that transaction.
  */
@@ -54,20 +74,8 @@ export function withAccountLocked<T>(db: FinanceDb, accountId: string, work: (qu
 function materializerQueries(tx: FinanceTx, accountId: string) {
   const iso = (date: Date | null) => (date ? isoDateOf(date) : null);
   return {
-    tx,
-
     account() {
       return tx.account.findUnique({ where: { id: accountId } });
-    },
-
-    /** Moves the opening anchor to the day before the oldest other entry when that entry is not after it; true when it moved. */
-    async placeOpeningAnchorFirst(): Promise<boolean> {
-      const moved = await tx.$executeRaw`
-        UPDATE entries AS anchor SET date = oldest.date - 1, updated_at = now()
-          FROM (SELECT min(date) AS date FROM entries
-                 WHERE account_id = ${accountId}::uuid AND valuation_kind IS DISTINCT FROM 'opening_anchor') AS oldest
-         WHERE anchor.account_id = ${accountId}::uuid AND anchor.valuation_kind = 'opening_anchor' AND anchor.date >= oldest.date`;
-      return moved > 0;
     },
 
     /** Where the ledger starts and ends, or null without entries. */

@@ -1,9 +1,8 @@
 import type { FinanceDb } from "../db";
 import { createRateBook, type RateBook } from "../exchange-rates/rate-book";
-import { bumpLedgerVersion } from "../ledger/ledger-version";
 import { addDays, isoDateOf, todayIso } from "../ledger/dates";
 import { calculateBalances, calculatorAccountOf, openingStart, type BalanceStart, type CalculatorEntry } from "./balance-calculator";
-import { withAccountLocked, type LedgerSpan, type MaterializerQueries } from "./balance-materializer-queries";
+import { placeOpeningAnchorFirst, withAccountLocked, type LedgerSpan, type MaterializerQueries } from "./balance-materializer-queries";
 
 export interface MaterializeResult {
   /** The first day recomputed (null: the account has no entries or no longer exists). */
@@ -25,12 +24,12 @@ export interface MaterializeResult {
  * entries included (Sure's account balance).
  */
 export async function materializeBalances(db: FinanceDb, accountId: string, windowStart: string | null, today = todayIso()): Promise<MaterializeResult> {
+  const owner = await db.account.findUnique({ where: { id: accountId }, select: { familyId: true } });
+  const anchorMoved = owner ? await placeOpeningAnchorFirst(db, owner.familyId, accountId) : false;
   return withAccountLocked(db, accountId, async (queries) => {
     const account = await queries.account();
     if (!account || account.status === "pending_deletion") return { from: null, to: null, rowsWritten: 0 };
 
-    const anchorMoved = await queries.placeOpeningAnchorFirst();
-    if (anchorMoved) await bumpLedgerVersion(queries.tx, account.familyId);
     const span = await queries.ledgerSpan(account.currency);
     if (!span) {
       await queries.clear();
