@@ -75,3 +75,22 @@ describe("authenticate: the Authorization header", () => {
     expect(await refusal(`Bearer ${token}`)).toBe("The session of this access token has ended");
   });
 });
+
+// Sure's base_controller_test "should prioritize OAuth over API key when both are provided":
+// Authorization is weighed first, so a valid bearer token wins over a bad X-Api-Key.
+describe("authenticate: a bearer token beside an X-Api-Key", () => {
+  it("lets a valid bearer token win over a bad API key", async () => {
+    const token = await tokens.issue(subject);
+    await expect(authenticate({ apiKey: "hk_not-a-real-key", authorization: `Bearer ${token}` })).resolves.toMatchObject({
+      userId: subject.userId,
+      authMethod: "bearer",
+    });
+  });
+
+  it("answers an invalid bearer token 401 whatever the API key (Sure renders 401 before it tries the key)", async () => {
+    const foreign = await createAccessTokens(keyRing(randomBytes(32).toString("hex")), 3600).issue(subject);
+    const error = await authenticate({ apiKey: "hk_any-key", authorization: `Bearer ${foreign}` }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toBe("Access token is invalid or expired");
+  });
+});

@@ -3,6 +3,8 @@ import type { ApiClient } from "./api-client";
 
 export const TEST_PASSWORD = "Correct-horse-9";
 export const DEVICE = { device_id: "test-device", device_name: "Vitest", device_type: "ios", os_version: "18.0", app_version: "1.0.0" };
+/** Another device of the same person: a login there leaves the sessions on DEVICE (the sign-up's) alone. */
+export const SECOND_DEVICE = { ...DEVICE, device_id: "second-device" };
 
 export interface TestUser {
   id: string;
@@ -40,6 +42,7 @@ export async function signUpUser(api: ApiClient, label = "user"): Promise<TestUs
   };
 }
 
-export async function logIn(api: ApiClient, email: string, password = TEST_PASSWORD) {
-  return api.post("/api/v1/auth/login", { email, password, device: DEVICE });
+/** Logs in on `device`: a login ends the user's earlier sessions on the same device (as Sure's does). */
+export async function logIn(api: ApiClient, email: string, password = TEST_PASSWORD, device = DEVICE) {
+  return api.post("/api/v1/auth/login", { email, password, device });
 }

@@ -4,7 +4,7 @@ import { AUDIT_TEXT_LIMITS, auditTopicOf, type AuditEvent } from "@hearth/contra
 import { buildAuditEvent } from "@hearth/service-kit/events";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import {
-  DEVICE,
+  SECOND_DEVICE,
   TEST_PASSWORD,
   apiClient,
   eventually,
@@ -48,7 +48,8 @@ describe("audit delivery past oversized and invalid events (no Kafka)", () => {
       for (let i = 0; i < 50; i++) {
         const res = await api.post(
           "/api/v1/auth/login",
-          { email: user.email, password: TEST_PASSWORD, device: DEVICE },
+          // Another device: a login on DEVICE would end the sign-up's session, which reads the log below.
+          { email: user.email, password: TEST_PASSWORD, device: SECOND_DEVICE },
           { headers: { "user-agent": userAgent } },
         );
         expect(res.status).toBe(200);
@@ -87,7 +88,7 @@ describe("audit delivery past oversized and invalid events (no Kafka)", () => {
       await writeRawOutboxEvent(invalidType);
       await writeRawOutboxEvent(oversized);
       for (let i = 0; i < 3; i++) {
-        expect((await api.post("/api/v1/auth/login", { email: user.email, password: TEST_PASSWORD, device: DEVICE })).status).toBe(200);
+        expect((await api.post("/api/v1/auth/login", { email: user.email, password: TEST_PASSWORD, device: SECOND_DEVICE })).status).toBe(200);
       }
     } finally {
       system.gateway.relay.start();

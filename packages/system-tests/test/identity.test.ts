@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIdentityDb } from "@hearth/gateway/db";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { DEVICE, TEST_PASSWORD, apiClient, eventually, logIn, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
+import { DEVICE, SECOND_DEVICE, TEST_PASSWORD, apiClient, eventually, logIn, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
 
 let system: TestSystem;
 let api: ApiClient;
@@ -48,9 +48,11 @@ describe("signup", () => {
     expect(res.body.errors).toEqual(expect.arrayContaining([expect.stringContaining("Email"), expect.stringContaining("at least 8 characters")]));
   });
 
-  it("refuses a missing device with 422", async () => {
+  // Sure's "should not signup without device info": 400, not the 422 of body validation.
+  it("refuses a missing device with 400 'Device information is required'", async () => {
     const res = await api.post("/api/v1/auth/signup", { user: { email: "nodevice@example.com", password: TEST_PASSWORD } });
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "Device information is required", code: "bad_request" });
   });
 });
 
@@ -70,7 +72,7 @@ describe("login", () => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
-    expect(wrong.body).toMatchObject({ error: "unauthorized", message: "Invalid email or password" });
+    expect(wrong.body).toMatchObject({ error: "Invalid email or password", message: "Invalid email or password", code: "unauthorized" });
   });
 });
 
@@ -79,7 +81,7 @@ describe("refresh", () => {
     for (const body of [{ device: { device_id: DEVICE.device_id } }, { refresh_token: " ", device: { device_id: DEVICE.device_id } }]) {
       const res = await api.post("/api/v1/auth/refresh", body);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: "bad_request", message: "Refresh token is required" });
+      expect(res.body).toMatchObject({ error: "Refresh token is required", message: "Refresh token is required", code: "bad_request" });
     }
   });
 
@@ -104,7 +106,7 @@ describe("refresh", () => {
 
     const replay = await api.post("/api/v1/auth/refresh", { refresh_token: user.refreshToken, device: { device_id: DEVICE.device_id } });
     expect(replay.status).toBe(401);
-    expect(replay.body).toMatchObject({ error: "unauthorized", message: "Invalid refresh token" });
+    expect(replay.body).toMatchObject({ error: "Invalid refresh token", message: "Invalid refresh token", code: "unauthorized" });
 
     // The legitimate holder's newer tokens are gone too: whoever has them must log in again.
     expect((await api.post("/api/v1/auth/refresh", { refresh_token: rotated.body.refresh_token, device: { device_id: DEVICE.device_id } })).status).toBe(401);
@@ -198,7 +200,7 @@ describe("the user's own record", () => {
 describe("logout", () => {
   it("ends the session of the bearer token at once: its access and refresh tokens stop working", async () => {
     const user = await signUpUser(api, "logout");
-    const other = await logIn(api, user.email); // another session of the same user
+    const other = await logIn(api, user.email, TEST_PASSWORD, SECOND_DEVICE); // another session of the same user
     const res = await api.post("/api/v1/auth/logout", undefined, { token: user.accessToken });
     expect(res.status).toBe(204);
     expect(res.body).toBe("");

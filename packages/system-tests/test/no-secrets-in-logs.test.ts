@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import {
   DEVICE,
+  SECOND_DEVICE,
   apiClient,
   eventually,
   pendingOutboxCount,
@@ -152,7 +153,8 @@ describe("no secret reaches the logs, the audit log or an error body", () => {
     secret("JWT_SECRET", system.config.JWT_SECRET);
     secret("INTERNAL_AUTH_SECRET", system.config.INTERNAL_AUTH_SECRET);
     secret("SECRETS_ENCRYPTION_KEY", system.config.SECRETS_ENCRYPTION_KEY);
-    const login = (body: Record<string, unknown>) => api.post("/api/v1/auth/login", { email, device: DEVICE, ...body });
+    // Logins on another device than the sign-up's, whose session (adminToken) is used throughout.
+    const login = (body: Record<string, unknown>) => api.post("/api/v1/auth/login", { email, device: SECOND_DEVICE, ...body });
 
     // Signup (and a refused one whose weak password must not be echoed), a malformed login body.
     const signup = await api.post("/api/v1/auth/signup", { user: { email, password, first_name: "Secret", last_name: "Keeper" }, device: DEVICE });
@@ -173,11 +175,11 @@ describe("no secret reaches the logs, the audit log or an error body", () => {
     const refreshToken = secret("login refresh token", session.body.refresh_token as string);
 
     // Refresh, then the spent refresh token again (reuse: the session ends).
-    const refreshed = await api.post("/api/v1/auth/refresh", { refresh_token: refreshToken, device: { device_id: DEVICE.device_id } });
+    const refreshed = await api.post("/api/v1/auth/refresh", { refresh_token: refreshToken, device: { device_id: SECOND_DEVICE.device_id } });
     expect(refreshed.status).toBe(200);
     const refreshedAccess = secret("refreshed access token", refreshed.body.access_token as string);
     secret("refreshed refresh token", refreshed.body.refresh_token as string);
-    const reuse = await api.post("/api/v1/auth/refresh", { refresh_token: refreshToken, device: { device_id: DEVICE.device_id } });
+    const reuse = await api.post("/api/v1/auth/refresh", { refresh_token: refreshToken, device: { device_id: SECOND_DEVICE.device_id } });
     expect(reuse.status).toBe(401);
 
     // Bad bearer tokens: one of the session just ended, one forged.

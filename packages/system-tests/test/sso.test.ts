@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOidcProvider, testPostgresAdminUrl, type OidcTestUser, type TestOidcProvider } from "@hearth/test-kit";
 import {
   DEVICE,
+  SECOND_DEVICE,
   TEST_PASSWORD,
   apiClient,
   expectAuditEntries,
@@ -44,6 +45,11 @@ beforeAll(async () => {
     users: [alice, bob],
   });
   admin = await signUpUser(api, "sso-admin");
+  // The admin works with a session on a device of its own: the SSO sign-ins of the admin below
+  // are on DEVICE, where each new one ends the earlier ones (as Sure's do).
+  const reader = await api.post("/api/v1/auth/login", { email: admin.email, password: TEST_PASSWORD, device: SECOND_DEVICE });
+  expect(reader.status).toBe(200);
+  admin.accessToken = reader.body.access_token;
   const created = await api.post("/api/v1/sso_providers", { sso_provider: providerSettings("family-idp") }, { token: admin.accessToken });
   expect(created.status).toBe(201);
   providerId = created.body.id;
@@ -176,7 +182,8 @@ describe("SSO sign-in", () => {
     expect(locked.body.errors[0]).toMatch(/Set a password/);
     expect((await api.post("/api/v1/auth/login", { email: bob.email, password: "!sso-only", device: DEVICE })).status).toBe(401);
     expect((await api.patch("/api/v1/users/me", { user: { password: "Bob-own-pass-1" } }, bobAuth)).status).toBe(200);
-    expect((await api.post("/api/v1/auth/login", { email: bob.email, password: "Bob-own-pass-1", device: DEVICE })).status).toBe(200);
+    // On another device: a login on DEVICE would end the session of bobAuth.
+    expect((await api.post("/api/v1/auth/login", { email: bob.email, password: "Bob-own-pass-1", device: SECOND_DEVICE })).status).toBe(200);
     expect((await api.delete(`/api/v1/sso_identities/${identity?.id}`, bobAuth)).status).toBe(204);
   });
 

@@ -1,13 +1,27 @@
 import { z } from "zod";
 import { UuidSchema } from "../primitives";
 
+/** Sure's MobileDevice allows these device types only. */
+export const DeviceTypeSchema = z.enum(["ios", "android", "web"]);
+
 export const DeviceSchema = z.object({
   device_id: z.string().trim().min(1).max(255),
   device_name: z.string().trim().min(1).max(255),
-  device_type: z.string().trim().min(1).max(50),
+  device_type: DeviceTypeSchema,
   os_version: z.string().trim().min(1).max(50),
   app_version: z.string().trim().min(1).max(50),
 });
+export type Device = z.infer<typeof DeviceSchema>;
+
+const DEVICE_REQUIRED = 'Required: a missing or invalid device is answered 400 "Device information is required".';
+
+/**
+ * Sure answers a missing or invalid device 400 "Device information is required", after the
+ * credentials (not the 422 of body validation): the body hands the handler `undefined` for it.
+ */
+function checkedByHandler<S extends z.ZodType>(schema: S) {
+  return schema.optional().catch(undefined).meta({ description: DEVICE_REQUIRED });
+}
 
 export const EmailSchema = z
   .string()
@@ -32,7 +46,7 @@ export const SignupBodySchema = z.object({
     first_name: z.string().trim().max(100).optional(),
     last_name: z.string().trim().max(100).optional(),
   }),
-  device: DeviceSchema,
+  device: checkedByHandler(DeviceSchema),
   invite_code: z.string().nullable().optional(),
 });
 
@@ -40,13 +54,13 @@ export const LoginBodySchema = z.object({
   email: EmailSchema,
   password: z.string().min(1, { message: "Password can't be blank" }).max(256),
   otp_code: z.string().nullable().optional(),
-  device: DeviceSchema,
+  device: checkedByHandler(DeviceSchema),
 });
 
 export const RefreshBodySchema = z.object({
   // Blank is checked by the handler: Sure answers a missing refresh token 400, not 422.
   refresh_token: z.string().max(500).optional(),
-  device: z.object({ device_id: z.string().min(1) }),
+  device: checkedByHandler(z.object({ device_id: z.string().min(1) })),
 });
 
 export const AuthUserSchema = z.object({

@@ -9,7 +9,7 @@ import type { SecondFactor } from "../mfa/second-factor";
 import type { SessionExpiry } from "../sessions/session-expiry";
 import type { SessionRepository } from "../sessions/session-repository";
 import type { UserRepository } from "../users/user-repository";
-import { ACCOUNT_SUSPENDED, INVALID_LOGIN } from "./auth-errors";
+import { DEVICE_REQUIRED, INVALID_LOGIN, INVALID_REFRESH, LOGIN_DEACTIVATED, MFA_REQUIRED, REFRESH_TOKEN_REQUIRED } from "./auth-errors";
 import type { AuthRepository } from "./auth-repository";
 import { toAuthResource } from "./auth-resource";
 import type { LoginThrottle } from "./login-throttle";
@@ -33,15 +33,14 @@ export interface AuthHandlerDeps {
   sessionExpiry: SessionExpiry;
 }
 
-// Sure's answer to a login of a user with MFA on, without a right code: clients then ask for one.
-const MFA_REQUIRED = new AppError("unauthorized", { message: "Two-factor authentication required", mfaRequired: true });
-const INVALID_REFRESH = new AppError("unauthorized", { message: "Invalid refresh token" });
-
 export function createAuthHandlers(deps: AuthHandlerDeps) {
   const { accounts, sessions, passwords, issueTokens, withIdentityEvents } = deps;
 
   /** Creates the user and a new family whose first member is its admin (or joins the inviting family); answers with tokens. */
   const signup: LocalHandler<"auth.signup"> = async ({ input, request }) => {
+    // Bad input, like the body's validation before it: not counted as a sign-up.
+    const device = input.device;
+    if (!device) throw DEVICE_REQUIRED;
     await deps.signupThrottle.admit(request.ipAddress);
     const passwordHash = await passwords.hash(input.user.password);
     try {
@@ -55,7 +54,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
           familyId,
           role,
         );
-        const tokens = await issueTokens(tx, { userId: user.id, familyId, role }, { device: input.device });
+        const tokens = await issueTokens(tx, { userId: user.id, familyId, role }, { device });
         record("auth.token.issued", { familyId, user, sessionId: tokens.sessionId });
         return toAuthResource(tokens.response, user);
       });
@@ -100,12 +99,18 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       // The right password: not a guess to count.
       await deps.throttle.refundLogin(input.email, request.ipAddress);
       await recordFailure("user_suspended", false);
-      throw ACCOUNT_SUSPENDED;
+      throw LOGIN_DEACTIVATED;
+    }
+    // Checked once the credentials are, as Sure does; the right password is no guess to count.
+    const device = input.device;
+    if (!device) {
+      await deps.throttle.refundLogin(input.email, request.ipAddress);
+      throw DEVICE_REQUIRED;
     }
     await deps.throttle.recordSuccess(input.email, request.ipAddress);
     const membership = user.membership;
     return withIdentityEvents(request, async (tx, record) => {
-      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { device: input.device });
+      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { device });
       const facts = { familyId: membership.familyId, user, sessionId: tokens.sessionId };
       record("auth.login.success", facts);
       record("auth.token.issued", facts);
@@ -119,7 +124,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
    * is revoked (reuse detection) and `auth.token.revoked` recorded, once.
    */
   const refresh: LocalHandler<"auth.refresh"> = async ({ input, request }) => {
-    if (!input.refresh_token?.trim()) throw new AppError("bad_request", { message: "Refresh token is required" });
+    if (!input.refresh_token?.trim()) throw REFRESH_TOKEN_REQUIRED;
     const now = new Date();
     const stored = await sessions.findRefreshToken(sha256(input.refresh_token));
     if (!stored || !stored.user.membership) throw INVALID_REFRESH;
@@ -135,8 +140,10 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       if (!session.revokedAt) await withIdentityEvents(request, endForReuse);
       throw INVALID_REFRESH;
     }
+    if (!input.device) throw DEVICE_REQUIRED;
     if (session.deviceId !== input.device.device_id || session.revokedAt || stored.expiresAt <= now) throw INVALID_REFRESH;
-    if (user.suspendedAt) throw ACCOUNT_SUSPENDED;
+    // Sure answers a deactivated user's refresh as any other dead token.
+    if (user.suspendedAt) throw INVALID_REFRESH;
     if (deps.sessionExpiry.isIdle(session.lastActiveAt, now)) {
       await deps.sessionExpiry.expire(session.id, request, now);
       throw INVALID_REFRESH;

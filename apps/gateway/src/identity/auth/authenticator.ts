@@ -6,7 +6,7 @@ import type { RequestFacts } from "../local-handlers";
 import { createSessionRepository } from "../sessions/session-repository";
 import type { SessionExpiry } from "../sessions/session-expiry";
 import type { AccessTokens } from "./access-tokens";
-import { ACCOUNT_SUSPENDED } from "./auth-errors";
+import { ACCOUNT_DEACTIVATED } from "./auth-errors";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -18,7 +18,8 @@ export interface Credentials {
 /**
  * Resolves the credentials of a request to the acting user (spec section 5): `X-Api-Key`
  * or `Authorization: Bearer <JWT>`. Missing or invalid is 401; a valid credential of the
- * wrong kind, scope or role is 403.
+ * wrong kind, scope or role is 403. A bearer token is weighed first, as Sure's base controller
+ * does: a valid one wins over any X-Api-Key, and an invalid one is 401 whatever the key.
  */
 export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens, sessions: SessionExpiry) {
   const apiKeys = createApiKeyRepository(db);
@@ -27,7 +28,7 @@ export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens, 
   async function fromApiKey(key: string): Promise<Actor | null> {
     const row = await apiKeys.findActor(sha256(key));
     if (!row || row.revoked_at) return null;
-    if (row.suspended_at) throw ACCOUNT_SUSPENDED;
+    if (row.suspended_at) throw ACCOUNT_DEACTIVATED;
     const now = new Date();
     // Recorded at one-minute resolution so a busy key does not turn every read into a write.
     if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) await apiKeys.touch(row.id, now);
@@ -35,11 +36,6 @@ export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens, 
   }
 
   async function authenticate(credentials: Credentials, request: RequestFacts): Promise<Actor> {
-    if (credentials.apiKey !== undefined) {
-      const actor = await fromApiKey(credentials.apiKey);
-      if (!actor) throw new AppError("unauthorized", { message: "API key is invalid or revoked" });
-      return actor;
-    }
     const match = /^Bearer\s+(\S+)$/i.exec(credentials.authorization ?? "");
     if (match?.[1]) {
       const actor = await accessTokens.verify(match[1]);
@@ -49,7 +45,7 @@ export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens, 
       // and role and family are read live, so a demotion or a move takes effect at once.
       const session = await sessionStates.stateOf(sessionId, actor.userId);
       if (!session || session.revoked_at) throw new AppError("unauthorized", { message: "The session of this access token has ended" });
-      if (session.suspended_at) throw ACCOUNT_SUSPENDED;
+      if (session.suspended_at) throw ACCOUNT_DEACTIVATED;
       const now = new Date();
       if (sessions.isIdle(session.last_active_at, now)) {
         await sessions.expire(sessionId, request, now);
@@ -57,6 +53,11 @@ export function createAuthenticator(db: IdentityDb, accessTokens: AccessTokens, 
       }
       if (sessions.needsTouch(session.last_active_at, now)) await sessions.touch(sessionId, now);
       return { ...actor, familyId: session.family_id, role: session.role };
+    }
+    if (credentials.apiKey !== undefined) {
+      const actor = await fromApiKey(credentials.apiKey);
+      if (!actor) throw new AppError("unauthorized", { message: "API key is invalid or revoked" });
+      return actor;
     }
     throw new AppError("unauthorized", { message: "Provide an API key (X-Api-Key) or a bearer token (Authorization)" });
   }

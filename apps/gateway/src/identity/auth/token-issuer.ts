@@ -5,7 +5,10 @@ import type { DeviceFacts, SessionRepository } from "../sessions/session-reposit
 import type { AccessTokens } from "./access-tokens";
 import { toTokenResource } from "./auth-resource";
 
-/** A login starts a new session on its device; a refresh continues the session it belongs to. */
+/**
+ * A sign-in starts a new session on its device, ending the user's earlier sessions there (Sure
+ * revokes a device's tokens when it signs in again); a refresh continues the session it belongs to.
+ */
 export type SessionRef = { device: DeviceFacts } | { sessionId: string };
 
 /**
@@ -14,7 +17,12 @@ export type SessionRef = { device: DeviceFacts } | { sessionId: string };
  */
 export function createTokenIssuer(sessions: SessionRepository, accessTokens: AccessTokens, refreshTtlDays: number) {
   return async (tx: IdentityTx, subject: { userId: string; familyId: string; role: Role }, session: SessionRef, now = new Date()) => {
-    const sessionId = "sessionId" in session ? session.sessionId : await sessions.create(tx, subject.userId, session.device);
+    let sessionId: string;
+    if ("sessionId" in session) sessionId = session.sessionId;
+    else {
+      await sessions.revokeDevice(tx, subject.userId, session.device.device_id, now);
+      sessionId = await sessions.create(tx, subject.userId, session.device);
+    }
     const refreshToken = randomSecret("hrt_");
     const refreshTokenId = await sessions.createRefreshToken(tx, {
       userId: subject.userId,

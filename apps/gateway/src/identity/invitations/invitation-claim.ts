@@ -1,10 +1,11 @@
-import { AppError, type Role } from "@hearth/contracts";
+import type { Role } from "@hearth/contracts";
 import { sha256 } from "../../crypto/secrets";
 import type { Transaction } from "../audit/identity-events";
+import { AuthRefusal } from "../auth/auth-errors";
 import type { InvitationRepository } from "./invitation-repository";
 
 // Sure's answer to any bad code, whatever is wrong with it.
-const INVALID_INVITE_CODE = () => new AppError("forbidden", { message: "Invalid invite code" });
+const INVALID_INVITE_CODE = () => new AuthRefusal("forbidden", "Invalid invite code");
 
 /**
  * Spends an invite code at sign-up, inside its transaction: the code must be live and issued

@@ -1,11 +1,10 @@
-import type { BodyOf, Role } from "@hearth/contracts";
+import type { Device, Role } from "@hearth/contracts";
 import type { IdentityDb, IdentityTx } from "../../db";
 
-type Device = BodyOf<"auth.login">["device"];
 /** The device a session is opened on: its id, and what the client says it is. */
 export type DeviceFacts = Pick<Device, "device_id"> & Partial<Pick<Device, "device_name" | "device_type">>;
 
-export type SessionEndReason = "logout" | "refresh_token_reuse" | "idle_timeout" | "user_suspended" | "password_changed";
+export type SessionEndReason = "logout" | "refresh_token_reuse" | "idle_timeout" | "user_suspended" | "password_changed" | "device_relogin";
 
 /** A session's state as every bearer request checks it, read live with the user's role and family. */
 export interface SessionState {
@@ -59,6 +58,22 @@ export function createSessionRepository(db: IdentityDb) {
       const { count } = await tx.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } });
       await tx.refreshToken.updateMany({ where: { sessionId, revokedAt: null }, data: { revokedAt: now } });
       return count === 1;
+    },
+
+    /**
+     * Ends the user's live sessions on this device: a new sign-in there replaces them, as Sure's
+     * MobileDevice#issue_token! revokes the device's earlier tokens. Answers how many ended.
+     */
+    async revokeDevice(tx: IdentityTx, userId: string, deviceId: string, now = new Date()): Promise<number> {
+      // The user's row lock makes sign-ins of one user run one after another, so of two at once
+      // on one device the later one still sees, and ends, the earlier one's session.
+      await tx.$executeRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+      const sessions = await tx.session.findMany({ where: { userId, deviceId, revokedAt: null }, select: { id: true } });
+      const ids = sessions.map((session) => session.id);
+      if (ids.length === 0) return 0;
+      await tx.session.updateMany({ where: { id: { in: ids }, revokedAt: null }, data: { revokedAt: now, revokedReason: "device_relogin" } });
+      await tx.refreshToken.updateMany({ where: { sessionId: { in: ids }, revokedAt: null }, data: { revokedAt: now } });
+      return ids.length;
     },
 
     /** Ends every live session of a user (suspension, password change), except `keepSessionId`. */

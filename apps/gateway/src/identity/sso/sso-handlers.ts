@@ -2,7 +2,7 @@ import { AppError, type AuditEventType, type Role } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import { sha256 } from "../../crypto/secrets";
 import type { RecordIdentityEvent, Transaction, WithIdentityEvents } from "../audit/identity-events";
-import { INVALID_LOGIN } from "../auth/auth-errors";
+import { AuthRefusal, INVALID_LOGIN } from "../auth/auth-errors";
 import type { AuthRepository } from "../auth/auth-repository";
 import { toAuthResource } from "../auth/auth-resource";
 import type { LoginThrottle } from "../auth/login-throttle";
@@ -29,10 +29,13 @@ export interface SsoHandlerDeps {
   withIdentityEvents: WithIdentityEvents;
 }
 
-// Sure's answers, word for word where its clients show them.
+// Sure's answers, word for word where its clients show them. The exchange's already has Sure's
+// shape (`error` a code, `message` the sentence); the linking ones carry the sentence in `error`.
 const INVALID_CODE = new AppError("invalid_or_expired_code", { message: "Authorization code is invalid or expired" });
-const INVALID_LINKING_CODE = new AppError("unauthorized", { message: "Linking code is invalid or expired" });
-const LINKING_CODE_REQUIRED = new AppError("bad_request", { message: "Linking code is required" });
+const INVALID_LINKING_CODE = new AuthRefusal("unauthorized", "Linking code is invalid or expired");
+const LINKING_CODE_REQUIRED = new AuthRefusal("bad_request", "Linking code is required");
+const MFA_USERS_SIGN_IN = new AuthRefusal("unauthorized", "MFA users should sign in with email and password", { mfaRequired: true });
+const ACCOUNT_CREATION_DISABLED = new AuthRefusal("forbidden", "SSO account creation is disabled. Please contact an administrator.");
 const PROVIDER_DISABLED = () => new AppError("forbidden", { message: "This SSO provider is disabled" });
 
 /** Sure's mobile SSO endpoints: the start of a sign-in, the provider's callback, and the one-time codes the app redeems. */
@@ -122,7 +125,7 @@ export function createSsoHandlers({
     }
     if (user.otpEnabledAt) {
       await throttle.refundLogin(input.email, request.ipAddress); // the right password: no failure
-      throw new AppError("unauthorized", { message: "MFA users should sign in with email and password", mfaRequired: true });
+      throw MFA_USERS_SIGN_IN;
     }
     await throttle.recordSuccess(input.email, request.ipAddress);
     const membership = user.membership;
@@ -159,7 +162,7 @@ export function createSsoHandlers({
       return await withIdentityEvents(request, async (tx, record) => {
         const ticket = await spendTicket(tx, linkingCode, "linking", INVALID_LINKING_CODE);
         const { provider, claims } = ticket;
-        if (!provider.allowAccountCreation) throw new AppError("forbidden", { message: "SSO account creation is disabled. Please contact an administrator." });
+        if (!provider.allowAccountCreation) throw ACCOUNT_CREATION_DISABLED;
         if (!claims.email || !claims.emailVerified) throw AppError.validation(["The SSO provider did not share a verified email address"]);
         const claimedRole = roleFromClaim(provider, claims.roleClaim);
         const role = claimedRole ?? provider.defaultRole;

@@ -77,6 +77,7 @@ export function createUserHandlers({ users, members, sessions, passwords, thrott
   /**
    * Removes the user with their credentials. The last active admin of a family with other
    * members must name an heir first (promote one); a family's only member takes it along.
+   * By bearer token or API key (write scope), answered as Sure's users#destroy.
    */
   const deleteMe: LocalHandler<"users.deleteMe"> = async ({ actor, request }) => {
     const { userId, familyId, sessionId } = requireActor(actor);
@@ -94,6 +95,7 @@ export function createUserHandlers({ users, members, sessions, passwords, thrott
       await users.delete(tx, userId);
       if (others === 0) await members.deleteFamily(tx, familyId);
     });
+    return { message: "Account has been deleted" };
   };
 
   return { "users.me": me, "auth.enableAi": enableAi, "users.updateMe": updateMe, "users.deleteMe": deleteMe };

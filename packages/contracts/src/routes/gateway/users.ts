@@ -1,6 +1,7 @@
 import { defineResourceRoutes } from "../define-resource-routes";
 import { UserEnvelopeSchema } from "../../resources/auth";
-import { BEARER_WRITE, READ } from "../../route-access";
+import { BEARER_WRITE, READ, WRITE } from "../../route-access";
+import { DeleteResponseSchema } from "../../resources/accounts";
 import { UpdateProfileBodySchema } from "../../resources/members";
 
 export const usersRoutes = defineResourceRoutes("gateway", "users", {
@@ -26,10 +27,11 @@ export const usersRoutes = defineResourceRoutes("gateway", "users", {
   deleteMe: {
     method: "DELETE",
     path: "/api/v1/users/me",
-    summary: "Delete your account (the last admin of a family with other members must promote one first)",
+    summary: "Delete your account (the last admin of a family with other members must promote one first); an API key may too, as in Sure",
     tag: "Users",
-    response: null,
-    status: 204,
-    access: BEARER_WRITE,
+    // Sure's users#destroy: 200 {"message": "Account has been deleted"}, with write scope by either credential.
+    response: DeleteResponseSchema,
+    status: 200,
+    access: WRITE,
   },
 });
