@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MerchantSchema, type Actor, type Merchant } from "@hearth/contracts";
+import { MerchantSchema, type Actor, type Merchant, type MerchantImport } from "@hearth/contracts";
 import { contextOf, expectAppError, newActor, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
@@ -17,6 +17,7 @@ const as = (actor: Actor) => ({
   create: (merchant: unknown) => finance.call("merchants.create", "mutation", { merchant }, contextOf(actor)) as Promise<Merchant>,
   update: (id: string, merchant: unknown) => finance.call("merchants.update", "mutation", { id, merchant }, contextOf(actor)) as Promise<Merchant>,
   delete: (id: string) => finance.call("merchants.delete", "mutation", { id }, contextOf(actor)),
+  import: (rows: unknown[]) => finance.call("merchants.import", "mutation", { rows }, contextOf(actor)) as Promise<MerchantImport>,
 });
 
 describe("finance merchants", () => {
@@ -71,5 +72,33 @@ describe("finance merchants", () => {
     const row = await finance.db.merchant.create({ data: { familyId: alice.familyId, name: "Provider Coffee", kind: "ProviderMerchant" } });
     await expectAppError(as(alice).update(row.id, { name: "Renamed" }), "validation_failed");
     await expectAppError(as(alice).delete(row.id), "validation_failed");
+  });
+});
+
+describe("finance merchants: the CSV import's rows (Sure's merchants#create)", () => {
+  it("creates new names in file order with their colour, skips names the family or an earlier row has, and passes over blank names", async () => {
+    const importer = newActor();
+    await as(importer).create({ name: "Already Here" });
+    await as(bob).create({ name: "Only Bob's" });
+    const result = await as(importer).import([
+      { name: " Fresh Fruit ", color: "#00ff00" },
+      { name: "Already Here" },
+      { name: "   ", color: "#123456" },
+      { name: "Only Bob's", color: "red" },
+      { name: "Fresh Fruit" },
+      { name: "x".repeat(201) },
+    ]);
+    expect(result).toMatchObject({ imported: 2, skipped: 3 });
+    expect(result.merchants.map((merchant) => merchant.name)).toEqual(["Fresh Fruit", "Only Bob's"]);
+    const rows = await finance.db.merchant.findMany({ where: { familyId: importer.familyId }, orderBy: { name: "asc" } });
+    expect(rows.map((row) => [row.name, row.color])).toEqual([
+      ["Already Here", null],
+      ["Fresh Fruit", "#00ff00"],
+      ["Only Bob's", null], // "red" is no hex colour: dropped, as Sure replaces it
+    ]);
+  });
+
+  it("imports nothing from no rows", async () => {
+    expect(await as(newActor()).import([])).toEqual({ imported: 0, skipped: 0, merchants: [] });
   });
 });

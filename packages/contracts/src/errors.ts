@@ -18,6 +18,14 @@ export const ERROR_CATALOGUE = {
   payload_too_large: { status: 413, message: "The request body is too large" },
   unsupported_media_type: { status: 415, message: "Request bodies must be JSON" },
   validation_failed: { status: 422, message: "Validation failed" },
+  /** Sure's categories controller names its validation failures so (see RouteDef.sureErrors). */
+  unprocessable_entity: { status: 422, message: "The record could not be saved" },
+  // Sure's CSV uploads (POST /api/v1/merchants with a multipart `file`): each its own 422.
+  missing_file: { status: 422, message: "Please provide a CSV file." },
+  file_too_large: { status: 422, message: "File is too large." },
+  invalid_file_type: { status: 422, message: "Invalid file type. Please upload a CSV file." },
+  invalid_csv: { status: 422, message: "CSV could not be parsed" },
+  missing_column: { status: 422, message: "CSV lacks a required column." },
   rate_limit_exceeded: { status: 429, message: "Rate limit exceeded" },
   internal_server_error: { status: 500, message: "An unexpected error occurred" },
   service_unavailable: { status: 503, message: "A service is temporarily unavailable" },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ErrorBodySchema } from "./errors";
-import type { RouteDef } from "./route";
+import { methodsOf, type RouteDef } from "./route";
 import { routes } from "./routes";
 
 type JsonSchema = Record<string, unknown>;
@@ -19,7 +19,11 @@ function parametersOf(route: RouteDef): JsonSchema[] {
     if (!schema) continue;
     const json = schemaOf(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
-      parameters.push({ name, in: location, required: location === "path" || (json.required ?? []).includes(name), schema: property });
+      const parameter: JsonSchema = { name, in: location, required: location === "path" || (json.required ?? []).includes(name), schema: property };
+      // Lists repeat their key; Rails clients' `name[]=` is read the same way.
+      if (property["type"] === "array")
+        Object.assign(parameter, { style: "form", explode: true, description: `Repeat the key (${name}=a&${name}=b); ${name}[]=a is read the same way` });
+      parameters.push(parameter);
     }
   }
   return parameters;
@@ -41,22 +45,69 @@ function responsesOf(route: RouteDef): Record<string, unknown> {
   return { ...responses, default: ERROR_RESPONSE };
 }
 
+/** A CSV upload is a multipart form with the file in its field; any other body is JSON. */
+function requestBodyOf(route: RouteDef): Operation["requestBody"] {
+  if (route.upload) {
+    const { field, columns, required, maxBytes, maxRows } = route.upload;
+    const description = `A CSV file (at most ${maxBytes} bytes and ${maxRows} rows) with a header row; columns read: ${Object.values(columns)
+      .map((names) => names[0])
+      .join(", ")}; required: ${required.join(", ")}`;
+    const schema = { type: "object", required: [field], properties: { [field]: { type: "string", format: "binary", description } } };
+    return { required: true, content: { "multipart/form-data": { schema } } };
+  }
+  return route.body ? { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } } : undefined;
+}
+
+interface Operation {
+  summary: string;
+  responses: Record<string, unknown>;
+  requestBody?: { required: boolean; content: Record<string, unknown> };
+  [key: string]: unknown;
+}
+
+/** Two routes on one method and path (a JSON body or a CSV upload) are one operation taking either. */
+function merged(first: Operation, second: Operation): Operation {
+  const responses = { ...first.responses };
+  for (const [status, response] of Object.entries(second.responses)) {
+    const mine = responses[status] as { content?: Record<string, { schema: unknown }> } | undefined;
+    const theirs = response as { content?: Record<string, { schema: unknown }> };
+    const a = mine?.content?.["application/json"]?.schema;
+    const b = theirs.content?.["application/json"]?.schema;
+    const differ = a !== undefined && b !== undefined && JSON.stringify(a) !== JSON.stringify(b);
+    responses[status] = differ ? { description: "Success", content: { "application/json": { schema: { oneOf: [a, b] } } } } : (mine ?? response);
+  }
+  return {
+    ...first,
+    summary: `${first.summary}; or ${second.summary.charAt(0).toLowerCase()}${second.summary.slice(1)}`,
+    requestBody: { required: true, content: { ...first.requestBody?.content, ...second.requestBody?.content } },
+    responses,
+    "x-hearth-procedures": [first["operationId"], second["operationId"]],
+  };
+}
+
 /** The public API as OpenAPI 3.1, derived from the route table: nothing is described twice. */
 export function buildOpenApiDocument(serverUrl = "/"): JsonSchema {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, Operation>> = {};
   for (const route of Object.values(routes) as RouteDef[]) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
-    const operation: Record<string, unknown> = {
-      operationId: route.procedure,
-      summary: route.summary,
-      tags: [route.tag],
-      parameters: parametersOf(route),
-      responses: responsesOf(route),
-      security: route.access.auth === "public" ? [] : route.access.auth === "bearer" ? [{ bearerAuth: [] }] : [{ apiKeyAuth: [] }, { bearerAuth: [] }],
-      "x-hearth-access": route.access,
-    };
-    if (route.body) operation["requestBody"] = { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } };
-    (paths[path] ??= {})[route.method.toLowerCase()] = operation;
+    for (const method of methodsOf(route)) {
+      const operation: Operation = {
+        operationId: method === route.method ? route.procedure : `${route.procedure}.${method.toLowerCase()}`,
+        summary: route.summary,
+        ...(method === route.method ? {} : { description: `The same as ${route.method}: Rails routes ${method} like ${route.method}.` }),
+        tags: [route.tag],
+        parameters: parametersOf(route),
+        responses: responsesOf(route),
+        security: route.access.auth === "public" ? [] : route.access.auth === "bearer" ? [{ bearerAuth: [] }] : [{ apiKeyAuth: [] }, { bearerAuth: [] }],
+        "x-hearth-access": route.access,
+      };
+      const requestBody = requestBodyOf(route);
+      if (requestBody) operation.requestBody = requestBody;
+      const operations = (paths[path] ??= {});
+      const verb = method.toLowerCase();
+      const existing = operations[verb];
+      operations[verb] = existing ? merged(existing, operation) : operation;
+    }
   }
   return {
     openapi: "3.1.0",

@@ -1,6 +1,19 @@
 import { z } from "zod";
 
 export const UuidSchema = z.uuid({ message: "must be a UUID" });
+
+/** The nil UUID: no record has it (ids are UUIDv7), so looking it up finds nothing. */
+const NO_RECORD_ID = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * The id of a record a write acts on, read as Rails' `find` reads it: a number or text that is
+ * no UUID (Sure's tests send 999999) names no record, so the answer is the 404 of a missing
+ * record rather than a validation failure. Blank text stays a validation failure ("required").
+ */
+export const RecordRefSchema = z.preprocess(
+  (value) => ((typeof value === "number" || (typeof value === "string" && value.trim() !== "")) && !UuidSchema.safeParse(value).success ? NO_RECORD_ID : value),
+  UuidSchema,
+);
 export const TimestampSchema = z.iso.datetime({ offset: true });
 /** A calendar date on the wire (YYYY-MM-DD), as responses carry it. */
 export const DateSchema = z.iso.date();
@@ -29,13 +42,29 @@ export const LedgerDateSchema = DateSchema.refine((date) => date >= "1970-01-01"
 /** Hex colour as Sure stores it, e.g. "#e99537". */
 export const HexColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "must be a hex colour like #4da568" });
 
-/** A boolean query parameter as clients send it: "true"/"1" or "false"/"0". */
-export const BooleanQuerySchema = z.preprocess(
-  (value) => (value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value),
-  z.boolean(),
+/** The words Rails' boolean cast reads (ActiveModel::Type::Boolean), any case; other words are refused, not read as true. */
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, t: true, "1": true, on: true, false: false, f: false, "0": false, off: false };
+const BOOLEAN_MESSAGE = "must be true or false (also accepted: 1 or 0)";
+
+/**
+ * A boolean as Sure's Rails params take it, in a query or a JSON body: true/false, or the text
+ * "true"/"false", "1"/"0", "t"/"f", "on"/"off", or the numbers 1/0. Every boolean parameter a
+ * client sends uses this one primitive.
+ */
+export const BooleanParamSchema = z.preprocess(
+  (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
+  z
+    .union([z.boolean(), z.literal([0, 1]), z.enum(Object.keys(BOOLEAN_WORDS) as [string, ...string[]])], { error: BOOLEAN_MESSAGE })
+    .transform((value) => (typeof value === "boolean" ? value : (BOOLEAN_WORDS[String(value)] ?? false))),
 );
 
-/** A list query parameter sent as `ids[]=a&ids[]=b`, `ids=a&ids=b` or a single `ids=a`. */
+/** @deprecated The same primitive under its old name (still imported by resources/accounts.ts): use BooleanParamSchema. */
+export const BooleanQuerySchema = BooleanParamSchema;
+
+/**
+ * A list query parameter sent as `ids=a&ids=b` or a single `ids=a`. Rails' `ids[]=a&ids[]=b`
+ * reaches it the same way: the gateway folds bracketed keys into their plain name.
+ */
 export function listQuery<S extends z.ZodType>(item: S) {
   return z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item).max(100));
 }

@@ -15,6 +15,34 @@ export interface RouteAccess {
   role?: "admin";
 }
 
+/**
+ * Where Sure's controller for a route names a failure otherwise than the catalogue's default
+ * (its controller tests assert these names); the gateway answers them so.
+ */
+export interface SureErrorNames {
+  /** A missing record, or a path id that cannot name one, is 404 `not_found` with this message (e.g. "Account not found"), not `record_not_found`. */
+  notFound?: string;
+  /** Validation failures are 422 `unprocessable_entity` (Sure's categories), not `validation_failed`. */
+  invalid?: "unprocessable_entity";
+  /** A body without its top-level object, or with it empty, is 400 `bad_request`, as Rails' `params.require` answers. */
+  requireBody?: true;
+}
+
+/**
+ * A route whose request is a CSV file sent as multipart/form-data (Sure's imports). The gateway
+ * reads the file and hands the procedure `{ rows }`: one object per data row, keyed by `columns`.
+ */
+export interface CsvUpload {
+  /** The form field that carries the file. */
+  field: string;
+  /** Each key the procedure reads, with the header names meaning it (compared as Sure normalises headers). */
+  columns: Record<string, readonly string[]>;
+  /** The keys whose column a file must have. */
+  required: readonly string[];
+  maxBytes: number;
+  maxRows: number;
+}
+
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 /** One public endpoint, declared once: routing, checks, the internal call and OpenAPI all derive from it. */
@@ -46,6 +74,14 @@ export interface RouteDef<
    */
   statuses?: readonly number[];
   access: RouteAccess;
+  sureErrors?: SureErrorNames;
+  /** Set on a route that takes a CSV upload; its `body` then validates the rows read from the file. */
+  upload?: CsvUpload;
+}
+
+/** The methods a route answers: Rails routes PUT like PATCH, so every PATCH route takes PUT too. */
+export function methodsOf(route: Pick<RouteDef, "method">): HttpMethod[] {
+  return route.method === "PATCH" ? ["PATCH", "PUT"] : [route.method];
 }
 
 /** The response schema of a route with several success statuses: the procedure picks one. */

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DateInputSchema, DateSchema, LedgerDateSchema, MAX_PAGE, PageQuerySchema, unstorableTextOf, withStorableText } from "../src";
+import {
+  BooleanParamSchema,
+  DateInputSchema,
+  DateSchema,
+  LedgerDateSchema,
+  MAX_PAGE,
+  PageQuerySchema,
+  RecordRefSchema,
+  unstorableTextOf,
+  withStorableText,
+} from "../src";
 
 const page = (query: Record<string, unknown>) => PageQuerySchema.safeParse(query);
 
@@ -82,5 +92,39 @@ describe("text PostgreSQL cannot store", () => {
       expect(result.error?.issues[0]?.path).toEqual(["name"]);
     }
     expect(schema.parse({ name: "fine 🐶" })).toEqual({ name: "fine 🐶" });
+  });
+});
+
+describe("booleans as Rails params take them", () => {
+  it.each([true, "true", "1", 1, "t", "on", " TRUE ", "True"])("read %j as true", (value) => {
+    expect(BooleanParamSchema.parse(value)).toBe(true);
+  });
+
+  it.each([false, "false", "0", 0, "f", "off", "FALSE"])("read %j as false", (value) => {
+    expect(BooleanParamSchema.parse(value)).toBe(false);
+  });
+
+  // Rails reads any other word as true; a typo must not turn a filter or an upsert on.
+  it.each(["yes", "no", "", "2", 2, null, ["true"], {}])("refuse %j", (value) => {
+    const result = BooleanParamSchema.safeParse(value);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe("must be true or false (also accepted: 1 or 0)");
+  });
+
+  it("re-reads its own output, as a service re-validates the gateway's input", () => {
+    expect(BooleanParamSchema.parse(BooleanParamSchema.parse("1"))).toBe(true);
+    expect(BooleanParamSchema.optional().parse(undefined)).toBeUndefined();
+  });
+});
+
+describe("ids of records a write acts on", () => {
+  it("read text or a number that is no UUID as the id of no record (Rails' find: 404, not 422)", () => {
+    expect(RecordRefSchema.parse("01900000-0000-7000-8000-000000000000")).toBe("01900000-0000-7000-8000-000000000000");
+    expect(RecordRefSchema.parse(999999)).toBe("00000000-0000-0000-0000-000000000000");
+    expect(RecordRefSchema.parse("not-a-uuid")).toBe("00000000-0000-0000-0000-000000000000");
+  });
+
+  it("keep blank or missing ids and other types a validation failure", () => {
+    for (const value of ["", "  ", undefined, null, {}, ["x"], true]) expect(RecordRefSchema.safeParse(value).success, JSON.stringify(value)).toBe(false);
   });
 });

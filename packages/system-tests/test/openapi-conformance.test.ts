@@ -81,7 +81,8 @@ describe("accounts", () => {
     expect(one.id).toBe(account.id);
 
     const missing = await call("GET", `/api/v1/accounts/${MISSING_ID}`, "/api/v1/accounts/{id}", 404);
-    expect(missing.error).toBe("record_not_found");
+    // Sure's accounts controller names it not_found (accounts_controller_test.rb).
+    expect(missing).toMatchObject({ error: "not_found", message: "Account not found" });
   });
 });
 

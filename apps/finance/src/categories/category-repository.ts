@@ -29,7 +29,7 @@ export function createCategoryRepository(db: FinanceDb) {
   /** The parent a category may have: a top-level category of the same family, not itself. */
   async function validParent(tx: FinanceTx, familyId: string, parentId: string, selfId?: string) {
     const parent = await tx.category.findFirst({ where: { id: parentId, familyId } });
-    if (!parent) throw AppError.validation(["Parent category not found"]);
+    if (!parent) throw AppError.validation(["Parent must be a category in your family"]); // Sure's words
     if (parent.id === selfId) throw AppError.validation(["A category cannot be its own parent"]);
     if (parent.parentId) throw AppError.validation(["Categories nest two levels at most: the parent must be a top-level category"]);
     return parent;

@@ -26,6 +26,16 @@ export function createMerchantRepository(db: FinanceDb) {
       return withUniqueName(() => db.merchant.create({ data: { familyId, name: input.name, color: input.color ?? null } }));
     },
 
+    /** The family's merchants of these names (exact, as the unique key compares them). */
+    named(familyId: string, names: string[]) {
+      return db.merchant.findMany({ where: { familyId, name: { in: names } }, select: { name: true } });
+    },
+
+    /** Creates the merchants whose name is still free; a name taken meanwhile is left out, not an error. */
+    createMissing(familyId: string, merchants: { name: string; color: string | null }[]) {
+      return db.merchant.createManyAndReturn({ data: merchants.map((merchant) => ({ familyId, ...merchant })), skipDuplicates: true });
+    },
+
     /** `id`: a merchant already read as the family's own. */
     update(familyId: string, id: string, changes: MerchantChanges) {
       // A new name changes what a transaction search finds.

@@ -7,7 +7,7 @@ import type { GatewayReadinessCheck } from "../health/gateway-readiness";
 import { errorHandler, notFound } from "./errors";
 import { jsonOnly } from "./json-only";
 import { requestId } from "./request-id";
-import { bindRoutes, type RouteBindingDeps } from "./route-binding";
+import { bindRoutes, takesUpload, type RouteBindingDeps } from "./route-binding";
 import { mountDocs } from "./docs";
 import { loggableUrl } from "./log-url";
 
@@ -44,7 +44,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     next();
   });
   app.use(helmet());
-  app.use(jsonOnly);
+  app.use(jsonOnly(takesUpload));
   app.use(express.json({ limit: deps.bodyLimit, strict: true, type: ["application/json", "application/*+json"] }));
 
   app.get("/health", (_req, res) => {

@@ -1,13 +1,16 @@
 import { createHash } from "node:crypto";
 import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentelemetry/api";
-import { AppError, routes, type Actor, type RouteDef, type ServiceName } from "@hearth/contracts";
+import { AppError, methodsOf, routes, type Actor, type HttpMethod, type RouteDef, type ServiceName } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import type { Request, Response, Router } from "express";
 import { assertIdempotencyKey, type IdempotentRequests } from "../idempotency/idempotent-requests";
 import { authorize } from "../identity/auth/authenticator";
 import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
+import { readCsvUpload } from "./csv-upload";
+import { hasEmptyBody, isMultipart } from "./json-only";
 import { rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
 import { parseRouteInput } from "./request-input";
+import { sureNamed } from "./sure-errors";
 
 export interface RouteBindingDeps {
   authenticate: (credentials: { apiKey: string | undefined; authorization: string | undefined }, request: RequestFacts) => Promise<Actor>;
@@ -36,41 +39,62 @@ function requestFacts(req: Request, res: Response): RequestFacts {
   };
 }
 
+const uploadRoutes = (Object.values(routes) as RouteDef[]).filter((route) => route.upload);
+
+/** A multipart request to a route that takes a CSV upload (jsonOnly lets these through). */
+export function takesUpload(req: Request): boolean {
+  const path = req.path.replace(/\/+$/, "").toLowerCase();
+  return uploadRoutes.some((route) => route.method === req.method && route.path.toLowerCase() === path);
+}
+
 /**
  * Mounts every route of the contracts' table: authenticate, check kind/scope/role, validate,
  * then serve locally or forward to the owning service over tRPC. Nothing here is per-route.
+ * A PATCH route answers PUT too (methodsOf). An upload route shares its method and path with a
+ * JSON route: it is mounted first and serves multipart and bodiless requests, passing on the rest.
  */
 export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
-  for (const route of Object.values(routes) as RouteDef[]) {
-    const method = route.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
-    router[method](route.path, async (req, res) => {
-      const parent = propagation.extract(context.active(), req.headers);
-      await tracer.startActiveSpan(
-        `${route.method} ${route.path}`,
-        {
-          kind: SpanKind.SERVER,
-          attributes: { "http.request.method": route.method, "http.route": route.path, "hearth.request_id": res.locals["requestId"] as string },
-        },
-        parent,
-        async (span) => {
-          try {
-            const answer = await serve(route, req, res, deps);
-            span.setAttribute("http.response.status_code", answer.status);
-            if (answer.status === 302) res.redirect(302, (answer.body as { location: string }).location);
-            else if (answer.body === undefined || answer.body === null) res.status(answer.status).end();
-            else res.status(answer.status).json(answer.body);
-          } catch (err) {
-            const status = err instanceof AppError ? err.status : 500;
-            span.setAttribute("http.response.status_code", status);
-            if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-            throw err;
-          } finally {
-            span.end();
-          }
-        },
-      );
-    });
+  const table = Object.values(routes) as RouteDef[];
+  for (const route of [...table.filter((r) => r.upload), ...table.filter((r) => !r.upload)]) {
+    for (const method of methodsOf(route)) {
+      router[method.toLowerCase() as Lowercase<HttpMethod>](route.path, async (req, res, next) => {
+        if (route.upload && !isMultipart(req) && !hasEmptyBody(req)) {
+          next();
+          return;
+        }
+        await traced(route, method, req, res, deps);
+      });
+    }
   }
+}
+
+async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Response, deps: RouteBindingDeps): Promise<void> {
+  const parent = propagation.extract(context.active(), req.headers);
+  await tracer.startActiveSpan(
+    `${method} ${route.path}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { "http.request.method": method, "http.route": route.path, "hearth.request_id": res.locals["requestId"] as string },
+    },
+    parent,
+    async (span) => {
+      try {
+        const answer = await serve(route, req, res, deps);
+        span.setAttribute("http.response.status_code", answer.status);
+        if (answer.status === 302) res.redirect(302, (answer.body as { location: string }).location);
+        else if (answer.body === undefined || answer.body === null) res.status(answer.status).end();
+        else res.status(answer.status).json(answer.body);
+      } catch (caught) {
+        const err = sureNamed(route, caught);
+        const status = err instanceof AppError ? err.status : 500;
+        span.setAttribute("http.response.status_code", status);
+        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 function answerOf(route: RouteDef, output: unknown): Answer {
@@ -97,7 +121,8 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
     authorize(actor, route.access);
     res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
   }
-  const input = parseRouteInput(route, req);
+  // Read only after the credential is checked: an unauthenticated upload is never parsed.
+  const input = parseRouteInput(route, req, route.upload ? await readCsvUpload(req, route.upload) : undefined);
   const execute = async (services: Record<ServiceName, ServiceCall>): Promise<Answer> => {
     if (route.owner === "gateway") {
       const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BooleanQuerySchema, HexColorSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { BooleanParamSchema, HexColorSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 
 export const CategoryClassificationSchema = z.enum(["income", "expense"]);
 
@@ -20,7 +20,7 @@ export type Category = z.infer<typeof CategorySchema>;
 export const CategoryCollectionSchema = z.object({ categories: z.array(CategorySchema), pagination: PaginationSchema });
 
 export const CategoryListQuerySchema = PageQuerySchema.extend({
-  roots_only: BooleanQuerySchema.optional(),
+  roots_only: BooleanParamSchema.optional(),
   parent_id: UuidSchema.optional(),
 });
 

@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { answerWith } from "../route";
 import { AmountInputSchema, CentsSchema } from "../money";
-import { DateInputSchema, DateSchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import {
+  BooleanParamSchema,
+  DateInputSchema,
+  DateSchema,
+  LedgerDateSchema,
+  PageQuerySchema,
+  PaginationSchema,
+  RecordRefSchema,
+  TimestampSchema,
+  UuidSchema,
+} from "../primitives";
 import { AccountSummarySchema } from "./accounts";
 
 /** Sure's Valuation: the account's whole balance on a date (the id is the entry's). */
@@ -31,13 +41,13 @@ const Notes = z.string().max(10_000).nullable().optional();
 
 export const CreateValuationBodySchema = z.object({
   valuation: z.object({
-    account_id: UuidSchema,
+    account_id: RecordRefSchema,
     amount: AmountInputSchema,
     date: LedgerDateSchema,
     notes: Notes,
-    upsert: z.boolean().optional(),
+    upsert: BooleanParamSchema.optional(),
   }),
-  upsert: z.boolean().optional().describe("When true and a valuation of that account and date existed, answer 200 instead of 201"),
+  upsert: BooleanParamSchema.optional().describe("When true and a valuation of that account and date existed, answer 200 instead of 201"),
 });
 
 /** Sure: amount and date change together (a valuation is a balance on a date). */

@@ -31,6 +31,7 @@ export const accountsRoutes = defineResourceRoutes("finance", "accounts", {
     response: AccountDetailSchema,
     status: 200,
     access: READ,
+    sureErrors: { notFound: "Account not found" },
   },
   create: {
     method: "POST",
@@ -52,6 +53,7 @@ export const accountsRoutes = defineResourceRoutes("finance", "accounts", {
     response: AccountDetailSchema,
     status: 200,
     access: WRITE,
+    sureErrors: { notFound: "Account not found" },
   },
   delete: {
     method: "DELETE",
@@ -62,5 +64,6 @@ export const accountsRoutes = defineResourceRoutes("finance", "accounts", {
     response: DeleteResponseSchema,
     status: 200,
     access: WRITE,
+    sureErrors: { notFound: "Account not found" },
   },
 });

@@ -8,6 +8,11 @@ import {
 } from "../../resources/categories";
 import { IdParams, READ, WRITE } from "../../route-access";
 
+// Sure's categories controller: a missing category is `not_found`, its validation failures are
+// `unprocessable_entity`, and a body without `category` is 400 (categories_controller_test.rb).
+const NOT_FOUND = { notFound: "Category not found" } as const;
+const WRITE_ERRORS = { ...NOT_FOUND, invalid: "unprocessable_entity", requireBody: true } as const;
+
 export const categoriesRoutes = defineResourceRoutes("finance", "categories", {
   list: {
     method: "GET",
@@ -28,6 +33,7 @@ export const categoriesRoutes = defineResourceRoutes("finance", "categories", {
     response: CategorySchema,
     status: 200,
     access: READ,
+    sureErrors: NOT_FOUND,
   },
   create: {
     method: "POST",
@@ -38,6 +44,7 @@ export const categoriesRoutes = defineResourceRoutes("finance", "categories", {
     response: CategorySchema,
     status: 201,
     access: WRITE,
+    sureErrors: WRITE_ERRORS,
   },
   update: {
     method: "PATCH",
@@ -49,6 +56,7 @@ export const categoriesRoutes = defineResourceRoutes("finance", "categories", {
     response: CategorySchema,
     status: 200,
     access: WRITE,
+    sureErrors: WRITE_ERRORS,
   },
   delete: {
     method: "DELETE",
@@ -59,5 +67,6 @@ export const categoriesRoutes = defineResourceRoutes("finance", "categories", {
     response: null,
     status: 204,
     access: WRITE,
+    sureErrors: NOT_FOUND,
   },
 });

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { defineResourceRoutes } from "../define-resource-routes";
-import { CreateMerchantBodySchema, MerchantSchema, UpdateMerchantBodySchema } from "../../resources/merchants";
+import {
+  CreateMerchantBodySchema,
+  ImportMerchantsBodySchema,
+  MERCHANT_IMPORT_LIMITS,
+  MerchantImportSchema,
+  MerchantSchema,
+  UpdateMerchantBodySchema,
+} from "../../resources/merchants";
 import { IdParams, READ, WRITE } from "../../route-access";
 
 export const merchantsRoutes = defineResourceRoutes("finance", "merchants", {
@@ -30,6 +37,18 @@ export const merchantsRoutes = defineResourceRoutes("finance", "merchants", {
     tag: "Merchants",
     body: CreateMerchantBodySchema,
     response: MerchantSchema,
+    status: 201,
+    access: WRITE,
+  },
+  /** Sure's merchants#create: the same method and path, a multipart CSV upload (or no body: `missing_file`). */
+  import: {
+    method: "POST",
+    path: "/api/v1/merchants",
+    summary: "Import family merchants from a CSV file (a `name` column; names already there are skipped)",
+    tag: "Merchants",
+    body: ImportMerchantsBodySchema,
+    upload: { field: "file", columns: { name: ["name"], color: ["color"] }, required: ["name"], ...MERCHANT_IMPORT_LIMITS },
+    response: MerchantImportSchema,
     status: 201,
     access: WRITE,
   },

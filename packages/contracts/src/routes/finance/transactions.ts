@@ -30,6 +30,7 @@ export const transactionsRoutes = defineResourceRoutes("finance", "transactions"
     response: TransactionSchema,
     status: 200,
     access: READ,
+    sureErrors: { notFound: "Transaction not found" },
   },
   create: {
     method: "POST",
@@ -52,6 +53,7 @@ export const transactionsRoutes = defineResourceRoutes("finance", "transactions"
     response: TransactionSchema,
     status: 200,
     access: WRITE,
+    sureErrors: { notFound: "Transaction not found" },
   },
   delete: {
     method: "DELETE",
@@ -62,5 +64,6 @@ export const transactionsRoutes = defineResourceRoutes("finance", "transactions"
     response: DeleteResponseSchema,
     status: 200,
     access: WRITE,
+    sureErrors: { notFound: "Transaction not found" },
   },
 });

@@ -1,0 +1,36 @@
+import { HexColorSchema, type InputOf } from "@hearth/contracts";
+
+type ImportRow = InputOf<"merchants.import">["rows"][number];
+
+/** The longest name a merchant may have (the JSON create's limit). */
+const MAX_NAME_LENGTH = 200;
+
+export interface ImportPlan {
+  /** New merchants in file order, each name once. */
+  create: { name: string; color: string | null }[];
+  /** Rows with a name that are not created: already there, repeated in the file, or invalid. */
+  skipped: number;
+}
+
+/**
+ * Sure's merchant import, row by row: a row without a name is passed over (not counted); a name
+ * the family has, or an earlier row had, is skipped; a colour that is no hex colour is dropped
+ * (Sure replaces it); a name longer than a merchant may have is skipped.
+ */
+export function planImport(rows: ImportRow[], existing: ReadonlySet<string>): ImportPlan {
+  const seen = new Set(existing);
+  const create: ImportPlan["create"] = [];
+  let skipped = 0;
+  for (const row of rows) {
+    const name = row.name.trim();
+    if (name === "") continue;
+    if (seen.has(name) || name.length > MAX_NAME_LENGTH) {
+      skipped++;
+      continue;
+    }
+    seen.add(name);
+    const color = row.color?.trim() ?? "";
+    create.push({ name, color: HexColorSchema.safeParse(color).success ? color : null });
+  }
+  return { create, skipped };
+}

@@ -1,0 +1,15 @@
+import { AppError, type RouteDef } from "@hearth/contracts";
+
+/**
+ * A failure as the route's Sure controller names it (RouteDef.sureErrors): the same status, the
+ * code its tests assert. Applies to every failure of the route, the gateway's checks and the service's.
+ */
+export function sureNamed(route: RouteDef, err: unknown): unknown {
+  const names = route.sureErrors;
+  if (!names || !(err instanceof AppError)) return err;
+  if (names.notFound && err.code === "record_not_found") return new AppError("not_found", { message: names.notFound, cause: err });
+  if (names.invalid && err.code === "validation_failed") {
+    return new AppError(names.invalid, { message: err.message, errors: err.errors, details: err.details, cause: err });
+  }
+  return err;
+}
