@@ -127,9 +127,12 @@ export function applyMutations(value: unknown, mutations: Mutation[]): unknown {
       continue;
     }
     const place = places[change.at % places.length] ?? null;
+    // A copy: fast-check hands out the same constant objects ([], {}, [[]]) to every run, so
+    // inserting one by reference would let a later mutation change it in place, even into a cycle.
+    const value = change.kind === "remove" ? undefined : structuredClone(change.value);
     if (change.kind === "replace") {
-      if (place) (place.parent as Record<string | number, unknown>)[place.key] = change.value;
-      else root = change.value;
+      if (place) (place.parent as Record<string | number, unknown>)[place.key] = value;
+      else root = value;
     } else if (change.kind === "remove") {
       if (place && Array.isArray(place.parent)) place.parent.splice(place.key as number, 1);
       else if (place) delete (place.parent as Record<string, unknown>)[place.key as string];
@@ -137,8 +140,8 @@ export function applyMutations(value: unknown, mutations: Mutation[]): unknown {
       const target = valueAt(root, place);
       if (target !== null && typeof target === "object" && !Array.isArray(target)) {
         // defineProperty: a "__proto__" key must become an own property, as JSON.parse makes it.
-        Object.defineProperty(target, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
-      } else if (Array.isArray(target)) target.push(change.value);
+        Object.defineProperty(target, change.key, { value, enumerable: true, writable: true, configurable: true });
+      } else if (Array.isArray(target)) target.push(value);
     }
   }
   return root;
