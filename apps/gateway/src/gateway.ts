@@ -42,7 +42,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   const onEventsWritten = () => events.relay.poke();
   // Made before the handlers: GET /api/v1/usage reports from the limiter that enforces the limit.
   const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
-  const { local, authenticate, sessionExpiry, sweeper } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
+  const { local, authenticate, credentials, sessionExpiry, sweeper } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
 
   // Idempotent POSTs wait longer for their service: the run goes on after the client's answer is late, and is stored.
   const patientServices = Object.fromEntries(
@@ -89,6 +89,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     /** SIGTERM's first step: /ready turns 503 "draining" while requests are still served. */
     drain: () => readiness.drain(),
     start: async () => {
+      await credentials.start();
       await events.relay.start();
       sessionExpiry.start();
       sweeper.start();
@@ -99,6 +100,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
       await sessionExpiry.stop();
       await sweeper.stop();
       await rateLimiter.stop();
+      await credentials.stop();
       await events.stop();
     },
   };

@@ -4,6 +4,9 @@ import { AppError } from "@hearth/contracts";
 import { keyRing } from "./key-ring";
 import { createAccessTokens } from "../src/identity/auth/access-tokens";
 import { createAuthenticator } from "../src/identity/auth/authenticator";
+import { createCredentialCache } from "../src/identity/auth/credential-cache";
+import type { ApiKeyActorRow } from "../src/identity/api-keys/api-key-repository";
+import type { SessionState } from "../src/identity/sessions/session-repository";
 import { createSessionExpiry } from "../src/identity/sessions/session-expiry";
 import { createLogger } from "@hearth/service-kit";
 import type { IdentityDb } from "../src/db";
@@ -27,7 +30,12 @@ const sessionsOnly = {
 // Sessions here are always fresh, so expiry never touches the (absent) database.
 const expiry = createSessionExpiry(sessionsOnly, { idleSeconds: 3600, onEventsWritten: () => undefined, log: createLogger("test", "silent") });
 const request = { ipAddress: null, userAgent: null, requestId: "test", baseUrl: "http://localhost" };
-const authenticator = createAuthenticator(sessionsOnly, tokens, expiry);
+// Caches that are never live (no change feed): every request reads the (fake) database.
+const caches = {
+  apiKeys: createCredentialCache<ApiKeyActorRow>({ maxAgeMs: 1, maxEntries: 1 }),
+  sessions: createCredentialCache<SessionState>({ maxAgeMs: 1, maxEntries: 1 }),
+};
+const authenticator = createAuthenticator(sessionsOnly, tokens, expiry, caches);
 const authenticate = (credentials: Parameters<typeof authenticator.authenticate>[0]) => authenticator.authenticate(credentials, request);
 const subject = { userId: randomUUID(), familyId: randomUUID(), role: "admin" as const, scope: "read" as const, sessionId: randomUUID() };
 

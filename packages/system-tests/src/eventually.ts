@@ -10,3 +10,17 @@ export async function eventually<T>(check: () => Promise<T>, { timeoutMs = 20_00
     }
   }
 }
+
+/**
+ * Repeats a request until it answers `status`, failing after one second: how long a credential
+ * change may take to reach every gateway instance (issue 12). Resolves to the milliseconds taken.
+ */
+export async function answersWithinOneSecond(request: () => Promise<{ status: number; body: unknown }>, status: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const answer = await request();
+    if (answer.status === status) return Date.now() - started;
+    if (Date.now() - started >= 1000) throw new Error(`still ${answer.status} after 1 s: ${JSON.stringify(answer.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { announceCredentialChange } from "@hearth/gateway/credential-announcements";
+import type { IdentityDb, IdentityTx } from "@hearth/gateway/db";
 import type { ApiClient } from "./api-client";
 
 export const TEST_PASSWORD = "Correct-horse-9";
@@ -45,4 +47,16 @@ export async function signUpUser(api: ApiClient, label = "user"): Promise<TestUs
 /** Logs in on `device`: a login ends the user's earlier sessions on the same device (as Sure's does). */
 export async function logIn(api: ApiClient, email: string, password = TEST_PASSWORD, device = DEVICE) {
   return api.post("/api/v1/auth/login", { email, password, device });
+}
+
+/**
+ * Changes a user's credentials (suspension, role, family) straight in the gateway's tables, as an
+ * admin tool would, announcing it as the gateway's own writes do: without the announcement every
+ * gateway instance keeps serving the cached credential for up to a minute.
+ */
+export async function changeCredentialsDirectly(db: IdentityDb, userId: string, change: (tx: IdentityTx) => Promise<unknown>): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await change(tx);
+    await announceCredentialChange(tx, [userId]);
+  });
 }

@@ -6,6 +6,7 @@ import {
   SECOND_DEVICE,
   TEST_PASSWORD,
   apiClient,
+  changeCredentialsDirectly,
   expectAuditEntries,
   logIn,
   pendingOutboxCount,
@@ -136,7 +137,9 @@ describe("auth events in the audit log (direct path)", () => {
     // A second user joins Alice's family as a member (invitations come in a later issue).
     const carol = await signUpUser(api, "carol");
     const membership = await system.db.gateway.membership.findUniqueOrThrow({ where: { userId: alice.id } });
-    await system.db.gateway.membership.update({ where: { userId: carol.id }, data: { familyId: membership.familyId, role: "member" } });
+    await changeCredentialsDirectly(system.db.gateway, carol.id, (tx) =>
+      tx.membership.update({ where: { userId: carol.id }, data: { familyId: membership.familyId, role: "member" } }),
+    );
     expect((await logIn(api, carol.email)).status).toBe(200);
     const [entry] = await expectAuditEntries(api, alice.accessToken, `userId=${carol.id}&eventType=auth.login.success`, 1);
     expect(entry?.user?.email).toBe(carol.email);

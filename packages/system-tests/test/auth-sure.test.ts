@@ -5,7 +5,9 @@ import { startOidcProvider, testPostgresAdminUrl, type TestOidcProvider } from "
 import {
   DEVICE,
   TEST_PASSWORD,
+  answersWithinOneSecond,
   apiClient,
+  changeCredentialsDirectly,
   logIn,
   signUpUser,
   ssoProviderSettings,
@@ -168,7 +170,7 @@ describe("refresh", () => {
   // "should not refresh a token after its user is deactivated"
   it("answers a deactivated (suspended) user's refresh 'Invalid refresh token'", async () => {
     const user = await signUpUser(api, "sure-refresh-suspended");
-    await system.db.gateway.user.update({ where: { id: user.id }, data: { suspendedAt: new Date() } });
+    await changeCredentialsDirectly(system.db.gateway, user.id, (tx) => tx.user.update({ where: { id: user.id }, data: { suspendedAt: new Date() } }));
     expectRefusal(
       await api.post("/api/v1/auth/refresh", { refresh_token: user.refreshToken, device: { device_id: DEVICE.device_id } }),
       401,
@@ -195,8 +197,9 @@ describe("credentials (Sure's BaseController)", () => {
   // users_controller_test "rejects deactivated user with 401"
   it("answers a deactivated (suspended) user's API key and bearer token 401 'Account has been deactivated'", async () => {
     const user = await signUpUser(api, "sure-deactivated");
-    await system.db.gateway.user.update({ where: { id: user.id }, data: { suspendedAt: new Date() } });
+    await changeCredentialsDirectly(system.db.gateway, user.id, (tx) => tx.user.update({ where: { id: user.id }, data: { suspendedAt: new Date() } }));
     for (const credential of [{ apiKey: user.writeKey }, { token: user.accessToken }]) {
+      await answersWithinOneSecond(() => api.get("/api/v1/users/me", credential), 401);
       const res = await api.get("/api/v1/users/me", credential);
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: "unauthorized", message: "Account has been deactivated" });

@@ -2,7 +2,20 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIdentityDb } from "@hearth/gateway/db";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { DEVICE, SECOND_DEVICE, TEST_PASSWORD, apiClient, eventually, logIn, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
+import {
+  DEVICE,
+  SECOND_DEVICE,
+  TEST_PASSWORD,
+  answersWithinOneSecond,
+  apiClient,
+  changeCredentialsDirectly,
+  eventually,
+  logIn,
+  signUpUser,
+  startSystem,
+  type ApiClient,
+  type TestSystem,
+} from "../src";
 
 let system: TestSystem;
 let api: ApiClient;
@@ -229,10 +242,12 @@ describe("authentication on /api/v1", () => {
     }
   });
 
-  it("reads role and family live for bearer tokens: a demotion takes effect at once", async () => {
+  it("reads role and family live for bearer tokens: a demotion takes effect within a second", async () => {
     const user = await signUpUser(api, "demoted");
     expect((await api.get("/api/v1/audit-logs", { token: user.accessToken })).status).toBe(200);
-    await system.db.gateway.membership.update({ where: { userId: user.id }, data: { role: "member" } });
+    await changeCredentialsDirectly(system.db.gateway, user.id, (tx) => tx.membership.update({ where: { userId: user.id }, data: { role: "member" } }));
+    // The change reaches the gateway's credential memory by PostgreSQL's announcement (credential-changes.ts).
+    await answersWithinOneSecond(() => api.get("/api/v1/audit-logs", { token: user.accessToken }), 403);
     const denied = await api.get("/api/v1/audit-logs", { token: user.accessToken });
     expect(denied.status).toBe(403);
     expect(denied.body.error).toBe("forbidden");

@@ -11,6 +11,7 @@ import { createAccessTokens } from "./auth/access-tokens";
 import { createAuthHandlers } from "./auth/auth-handlers";
 import { createAuthRepository } from "./auth/auth-repository";
 import { createAuthenticator } from "./auth/authenticator";
+import { createCredentialState } from "./auth/credential-state";
 import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from "./auth/login-throttle";
 import { createPasswordHasher } from "./auth/passwords";
 import { createSignupThrottle } from "./auth/signup-throttle";
@@ -65,7 +66,8 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
 
   const accessTokens = createAccessTokens(signingKeysOf(config), config.ACCESS_TOKEN_TTL_SECONDS);
   const sessionExpiry = createSessionExpiry(db, { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, onEventsWritten, log });
-  const authenticator = createAuthenticator(db, accessTokens, sessionExpiry);
+  const credentials = createCredentialState({ databaseUrl: config.DATABASE_URL, log });
+  const authenticator = createAuthenticator(db, accessTokens, sessionExpiry, credentials.caches);
   const passwords = createPasswordHasher();
   const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   const secondFactor = createSecondFactor(mfa, box);
@@ -117,5 +119,5 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
     idempotencyRetentionMs: DEFAULT_IDEMPOTENCY.retentionMs,
     log,
   });
-  return { local, authenticate: authenticator.authenticate, sessionExpiry, sweeper };
+  return { local, authenticate: authenticator.authenticate, credentials, sessionExpiry, sweeper };
 }

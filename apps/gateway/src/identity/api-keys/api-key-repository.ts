@@ -1,5 +1,6 @@
 import type { Role } from "@hearth/contracts";
 import type { IdentityDb } from "../../db";
+import { announceCredentialChange } from "../auth/credential-announcements";
 
 /** An API key with what a request made with it acts as. */
 export interface ApiKeyActorRow {
@@ -31,6 +32,7 @@ export function createApiKeyRepository(db: IdentityDb) {
     /** False when the user has no live key of this id. */
     async revoke(userId: string, id: string, now: Date): Promise<boolean> {
       const { count } = await db.apiKey.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: now } });
+      if (count > 0) await announceCredentialChange(db, [userId]);
       return count > 0;
     },
 

@@ -1,5 +1,6 @@
 import { AppError, type Role } from "@hearth/contracts";
 import type { IdentityDb, IdentityTx } from "../../db";
+import { announceCredentialChange, announceFamilyCredentialChange } from "../auth/credential-announcements";
 
 const MEMBER_INCLUDE = { membership: { select: { role: true } } } as const;
 
@@ -32,12 +33,17 @@ export function createMemberRepository(db: IdentityDb) {
 
     async setRole(tx: IdentityTx, userId: string, role: Role): Promise<void> {
       await tx.membership.update({ where: { userId }, data: { role } });
+      await announceCredentialChange(tx, [userId]);
     },
 
-    setSuspended: (tx: IdentityTx, userId: string, suspendedAt: Date | null) =>
-      tx.user.update({ where: { id: userId }, data: { suspendedAt }, include: MEMBER_INCLUDE }),
+    async setSuspended(tx: IdentityTx, userId: string, suspendedAt: Date | null) {
+      const member = await tx.user.update({ where: { id: userId }, data: { suspendedAt }, include: MEMBER_INCLUDE });
+      await announceCredentialChange(tx, [userId]);
+      return member;
+    },
 
     async deleteFamily(tx: IdentityTx, familyId: string): Promise<void> {
+      await announceFamilyCredentialChange(tx, familyId);
       await tx.family.delete({ where: { id: familyId } });
     },
   };

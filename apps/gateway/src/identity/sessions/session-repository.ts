@@ -1,5 +1,6 @@
 import type { Device, Role } from "@hearth/contracts";
 import type { IdentityDb, IdentityTx } from "../../db";
+import { announceCredentialChange } from "../auth/credential-announcements";
 
 /** The device a session is opened on: its id, and what the client says it is. */
 export type DeviceFacts = Pick<Device, "device_id"> & Partial<Pick<Device, "device_name" | "device_type">>;
@@ -55,9 +56,14 @@ export function createSessionRepository(db: IdentityDb) {
      * carrying its id stop working at their next request. False when it had already ended.
      */
     async revoke(tx: IdentityTx, sessionId: string, reason: SessionEndReason, now = new Date()): Promise<boolean> {
-      const { count } = await tx.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } });
+      const ended = await tx.$queryRaw<{ user_id: string }[]>`
+        UPDATE sessions SET revoked_at = ${now}, revoked_reason = ${reason} WHERE id = ${sessionId}::uuid AND revoked_at IS NULL RETURNING user_id::text`;
       await tx.refreshToken.updateMany({ where: { sessionId, revokedAt: null }, data: { revokedAt: now } });
-      return count === 1;
+      await announceCredentialChange(
+        tx,
+        ended.map((row) => row.user_id),
+      );
+      return ended.length === 1;
     },
 
     /**
@@ -73,6 +79,7 @@ export function createSessionRepository(db: IdentityDb) {
       if (ids.length === 0) return 0;
       await tx.session.updateMany({ where: { id: { in: ids }, revokedAt: null }, data: { revokedAt: now, revokedReason: "device_relogin" } });
       await tx.refreshToken.updateMany({ where: { sessionId: { in: ids }, revokedAt: null }, data: { revokedAt: now } });
+      await announceCredentialChange(tx, [userId]);
       return ids.length;
     },
 
@@ -82,6 +89,7 @@ export function createSessionRepository(db: IdentityDb) {
       const sessions = await tx.session.findMany({ where: live, select: { id: true } });
       await tx.session.updateMany({ where: { id: { in: sessions.map((session) => session.id) } }, data: { revokedAt: now, revokedReason: reason } });
       await tx.refreshToken.updateMany({ where: { sessionId: { in: sessions.map((session) => session.id) }, revokedAt: null }, data: { revokedAt: now } });
+      if (sessions.length > 0) await announceCredentialChange(tx, [userId]);
       return sessions.length;
     },
 

@@ -1,5 +1,6 @@
 import type { IdentityDb, IdentityTx } from "../../db";
 import type { User } from "../../generated/prisma/client";
+import { announceCredentialChange } from "../auth/credential-announcements";
 
 /** The columns of their own record a user may change. */
 export type UserChanges = Partial<Pick<User, "firstName" | "lastName" | "email" | "uiLayout" | "passwordHash">>;
@@ -18,6 +19,7 @@ export function createUserRepository(db: IdentityDb) {
 
     async delete(tx: IdentityTx, userId: string): Promise<void> {
       await tx.user.delete({ where: { id: userId } });
+      await announceCredentialChange(tx, [userId]);
     },
 
     /** Who a user is, as audit events name them. */

@@ -1,0 +1,78 @@
+import pg from "pg";
+import type { Logger } from "@hearth/service-kit";
+import { CREDENTIAL_CHANNEL } from "./credential-announcements";
+
+export interface CredentialChangeFeed {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Listens for credential changes (PostgreSQL LISTEN on its own connection, outside the pool) and
+ * tells `onChange` the user each concerns. `onLive(false)` when the connection is lost, before
+ * anything may have been missed; `onLive(true)` once listening again. Reconnects with backoff.
+ */
+export function createCredentialChangeFeed(options: {
+  databaseUrl: string;
+  log: Logger;
+  onChange: (userId: string) => void;
+  onLive: (live: boolean) => void;
+}): CredentialChangeFeed {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let delayMs = 100;
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: options.databaseUrl, application_name: "gateway-credential-feed" });
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      options.onLive(false);
+      next.removeAllListeners("notification");
+      void next.end().catch(() => {});
+      if (client === next) client = undefined;
+      if (stopped) return;
+      options.log.warn({ err }, "credential change feed lost; authenticating from the database until it is back");
+      schedule();
+    };
+    next.on("error", onLost);
+    next.on("end", () => onLost());
+    next.on("notification", (message) => {
+      if (message.channel === CREDENTIAL_CHANNEL && message.payload) options.onChange(message.payload);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CREDENTIAL_CHANNEL}`);
+    } catch (err) {
+      onLost(err as Error);
+      return;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    delayMs = 100;
+    options.onLive(true);
+  }
+
+  function schedule(): void {
+    clearTimeout(retry);
+    retry = setTimeout(() => void connect(), delayMs);
+    retry.unref();
+    delayMs = Math.min(delayMs * 2, 5_000);
+  }
+
+  return {
+    start: connect,
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      options.onLive(false);
+      await client?.end().catch(() => {});
+      client = undefined;
+    },
+  };
+}
