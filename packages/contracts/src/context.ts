@@ -19,10 +19,13 @@ export const ActorSchema = z.object({
 });
 export type Actor = z.infer<typeof ActorSchema>;
 
-/** The context the gateway signs and sends with every internal call. */
+/** A request's correlation id: the gateway keeps a client's X-Request-Id only if it matches, else makes a UUID. */
+export const RequestIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, { message: "must be 1 to 128 letters, digits or . _ : -" });
+
+/** The context of every internal call: the caller and acting user are signed, the request id travels beside them. */
 export const InternalContextSchema = z.object({
   caller: z.string(),
-  requestId: z.string(),
+  requestId: RequestIdSchema,
   actor: ActorSchema.nullable(),
 });
 export type InternalContext = z.infer<typeof InternalContextSchema>;
