@@ -36,10 +36,15 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   NOTIFICATIONS_URL: ServiceUrlSchema,
   AUDIT_URL: ServiceUrlSchema,
   BODY_LIMIT: z.string().default("1mb"),
-  /** Requests per credential (API key, or a user's bearer tokens) per window, shared by all gateway instances. */
+  /** Requests per credential (API key, or a user's bearer tokens) per window; shared by all gateway instances through REDIS_URL when set. */
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1000),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
-  /** Sign-ups (POST /api/v1/auth/signup) per client IP per window; counted with the requests above, so keep the window no longer than theirs. */
+  /** Redis (redis:// or rediss://) holding the request counts of every gateway instance; unset, each instance counts in memory. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, { message: "must be a redis:// or rediss:// URL" })
+    .optional(),
+  /** Sign-ups (POST /api/v1/auth/signup) per client IP per window, counted in PostgreSQL (so shared by every instance). */
   SIGNUP_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(10),
   SIGNUP_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** How often expired identity rows (sessions, refresh tokens, SSO flows and tickets, login throttles) are purged; ±20 % jitter. */
@@ -65,7 +70,7 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
     .enum(["true", "false"], { message: 'must be "true" or "false"' })
     .default("false")
     .transform((value) => value === "true"),
-  /** SSO sign-in starts (GET /api/v1/auth/sso/:id/authorize) per client IP per window; keep the window no longer than RATE_LIMIT_WINDOW_SECONDS. */
+  /** SSO sign-in starts (GET /api/v1/auth/sso/:id/authorize) per client IP per window, counted in PostgreSQL. */
   SSO_AUTHORIZE_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(30),
   SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** Express `trust proxy` setting: how many proxies in front of the gateway set X-Forwarded-For. */

@@ -41,7 +41,12 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
   });
   const onEventsWritten = () => events.relay.poke();
   // Made before the handlers: GET /api/v1/usage reports from the limiter that enforces the limit.
-  const rateLimiter = createRateLimiter(db, { limit: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
+  const rateLimiter = createRateLimiter({
+    limit: config.RATE_LIMIT_REQUESTS,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    redisUrl: config.REDIS_URL,
+    log,
+  });
   const { local, authenticate, credentials, sessionExpiry, sweeper } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
 
   // Idempotent POSTs wait longer for their service: the run goes on after the client's answer is late, and is stored.
@@ -90,6 +95,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     drain: () => readiness.drain(),
     start: async () => {
       await credentials.start();
+      await rateLimiter.start();
       await events.relay.start();
       sessionExpiry.start();
       sweeper.start();

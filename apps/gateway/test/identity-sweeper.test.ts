@@ -25,7 +25,14 @@ const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 const HOUR = 3600;
 const log = createLogger("test", "silent");
 const sweeperOf = (batchSize = 500) =>
-  createIdentitySweeper(db, { intervalSeconds: 600, throttleForgetSeconds: HOUR, idempotencyRetentionMs: 86_400_000, batchSize, log });
+  createIdentitySweeper(db, {
+    intervalSeconds: 600,
+    throttleForgetSeconds: HOUR,
+    idempotencyRetentionMs: 86_400_000,
+    throttleWindowSeconds: HOUR,
+    batchSize,
+    log,
+  });
 
 async function newUser(): Promise<string> {
   return (await db.user.create({ data: { email: `${randomUUID()}@example.com`, passwordHash: "x" } })).id;
@@ -118,6 +125,19 @@ describe("identity sweep", () => {
     expect(await db.ssoTicket.count()).toBe(2);
   });
 
+  it("deletes sign-up and SSO throttle windows once they have ended", async () => {
+    await db.rateLimitCounter.deleteMany();
+    await db.rateLimitCounter.createMany({
+      data: [
+        { bucket: "signup:203.0.113.7", windowStart: ago(2 * HOUR), hits: 3 },
+        { bucket: "sso_authorize:203.0.113.7", windowStart: ago(HOUR + 60), hits: 1 },
+        { bucket: "signup:203.0.113.7", windowStart: ago(HOUR - 60), hits: 2 },
+      ],
+    });
+    expect((await sweeperOf().sweep(NOW)).throttleWindows).toBe(2);
+    expect((await db.rateLimitCounter.findMany()).map((row) => row.hits)).toEqual([2]);
+  });
+
   it("deletes a backlog in batches until none is left", async () => {
     await db.loginThrottle.deleteMany();
     await db.loginThrottle.createMany({
@@ -131,7 +151,13 @@ describe("identity sweep", () => {
     await db.loginThrottle.create({
       data: { key: "email:timer@example.com", failures: 1, lastFailureAt: new Date(Date.now() - 2 * HOUR * 1000), lockedUntil: null },
     });
-    const sweeper = createIdentitySweeper(db, { intervalSeconds: 0.05, throttleForgetSeconds: HOUR, idempotencyRetentionMs: 86_400_000, log });
+    const sweeper = createIdentitySweeper(db, {
+      intervalSeconds: 0.05,
+      throttleForgetSeconds: HOUR,
+      idempotencyRetentionMs: 86_400_000,
+      throttleWindowSeconds: HOUR,
+      log,
+    });
     sweeper.start();
     try {
       await expect.poll(() => db.loginThrottle.count({ where: { key: "email:timer@example.com" } }), { timeout: 10_000 }).toBe(0);

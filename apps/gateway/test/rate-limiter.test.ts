@@ -1,39 +1,58 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { IdentityDb } from "../src/db";
+import { createLogger } from "@hearth/service-kit";
+import { testRedisUrl } from "@hearth/test-kit";
 import { createRateLimiter } from "../src/http/rate-limiter";
 
-/** A shared counter whose batched writes (the 200 ms flush) can be held open, as a slow database would. */
-function counterDb() {
-  let hits = 0;
-  const held: (() => void)[] = [];
-  const db = {
-    $queryRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => {
-      if (!strings.join("?").includes("INSERT")) return [{ hits }];
-      const added = values[2] as number;
-      if (added > 1) await new Promise<void>((resolve) => held.push(resolve)); // a flush: hold it
-      hits += added;
-      return [{ hits }];
-    },
-  } as unknown as IdentityDb;
-  return { db, held };
-}
+const log = createLogger("rate-limiter-test", "silent");
+const REDIS_URL = testRedisUrl();
 
-describe("rate limiter", () => {
-  it("counts the requests a flush is still writing (the usage test saw 3 in the header and 4 in the body)", async () => {
-    const { db, held } = counterDb();
-    const limiter = createRateLimiter(db, { limit: 50, windowSeconds: 3600 });
+describe("rate limiter in memory (the embedded default)", () => {
+  it("counts each request of a bucket, answers current past the limit, and reads usage without counting", async () => {
+    const limiter = createRateLimiter({ limit: 3, windowSeconds: 3600, log });
+    const currents = [];
+    for (let i = 0; i < 4; i++) currents.push((await limiter.consume("key")).current);
+    expect(currents).toEqual([1, 2, 3, 4]);
+    const usage = await limiter.usage("key");
+    expect(usage).toMatchObject({ limit: 3, current: 4, remaining: 0 });
+    expect(usage.resetInSeconds).toBeGreaterThan(0);
+    expect(usage.resetInSeconds).toBeLessThanOrEqual(3600);
+    expect(usage.resetAt.getTime() % 3_600_000).toBe(0);
+    expect(await limiter.usage("other")).toMatchObject({ current: 0, remaining: 3, resetAt: usage.resetAt });
+    await limiter.stop();
+  });
+});
+
+describe("rate limiter through Redis (REDIS_URL)", () => {
+  it("is one count across instances, exact under parallel requests", async () => {
+    const [a, b] = [
+      createRateLimiter({ limit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
+      createRateLimiter({ limit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
+    ];
+    const bucket = `test:${randomUUID()}`;
     try {
-      expect((await limiter.consume("key")).current).toBe(1); // the window's first request is written at once
-      await limiter.consume("key");
-      await limiter.consume("key"); // two counted here, waiting for the flush
-      for (let waited = 0; held.length === 0 && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(held).toHaveLength(1); // the flush is writing them now
-      const fourth = await limiter.consume("key");
-      expect(fourth).toMatchObject({ current: 4, remaining: 46 });
-      held.splice(0).forEach((release) => release());
-      expect((await limiter.usage("key")).current).toBe(4);
+      await Promise.all([a.start(), b.start()]);
+      const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 ? a : b).consume(bucket)));
+      // Every count from 1 to 120 handed out once: none lost, none twice.
+      expect(answers.map((usage) => usage.current).sort((x, y) => x - y)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+      expect(answers.filter((usage) => usage.current > 100)).toHaveLength(20);
+      expect((await a.usage(bucket)).current).toBe(120);
+      expect((await b.usage(bucket)).current).toBe(120);
     } finally {
-      held.splice(0).forEach((release) => release());
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("counts in memory while Redis cannot be reached, neither refusing nor letting requests through uncounted", async () => {
+    const limiter = createRateLimiter({ limit: 2, windowSeconds: 60, redisUrl: "redis://127.0.0.1:1", log });
+    try {
+      await limiter.start();
+      const currents = [];
+      for (let i = 0; i < 3; i++) currents.push((await limiter.consume("key")).current);
+      expect(currents).toEqual([1, 2, 3]);
+      expect((await limiter.usage("key")).current).toBe(3);
+    } finally {
       await limiter.stop();
     }
   });

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGateway } from "@hearth/gateway/gateway";
 import { createLogger, listen, type RunningServer } from "@hearth/service-kit";
-import { testPostgresAdminUrl } from "@hearth/test-kit";
+import { testPostgresAdminUrl, testRedisUrl } from "@hearth/test-kit";
 import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
 
 const LIMIT = 5;
@@ -11,10 +11,15 @@ let api: ApiClient;
 let second: { api: ApiClient; server: RunningServer; stop: () => Promise<void> };
 
 beforeAll(async () => {
-  system = await startSystem({ adminUrl: testPostgresAdminUrl(), gatewayEnv: { RATE_LIMIT_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: "3600" } });
+  system = await startSystem({
+    adminUrl: testPostgresAdminUrl(),
+    // Instances share their counts through Redis, which runs beside PostgreSQL wherever the tests run.
+    gatewayEnv: { RATE_LIMIT_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: "3600", REDIS_URL: testRedisUrl() },
+  });
   api = apiClient(system.url);
   // A second gateway instance on the same identity database, as behind a load balancer.
   const gateway = await createGateway({ config: system.config, db: system.db.gateway, log: createLogger("gateway-2", "silent") });
+  await gateway.start();
   const server = await listen(createServer(gateway.app), 0);
   second = { api: apiClient(server.url), server, stop: async () => (await gateway.stop(), await server.close()) };
 });

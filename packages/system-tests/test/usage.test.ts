@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiKeyUsageSchema } from "@hearth/contracts";
 import { createGateway } from "@hearth/gateway/gateway";
 import { createLogger, listen } from "@hearth/service-kit";
-import { testPostgresAdminUrl } from "@hearth/test-kit";
+import { testPostgresAdminUrl, testRedisUrl } from "@hearth/test-kit";
 import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
 
 const LIMIT = 50;
@@ -17,11 +17,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeAll(async () => {
   system = await startSystem({
     adminUrl: testPostgresAdminUrl(),
-    gatewayEnv: { RATE_LIMIT_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) },
+    // Instances share their counts through Redis, which runs beside PostgreSQL wherever the tests run.
+    gatewayEnv: { RATE_LIMIT_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), REDIS_URL: testRedisUrl() },
   });
   api = apiClient(system.url);
   // A second gateway instance on the same identity database, as behind a load balancer.
   const gateway = await createGateway({ config: system.config, db: system.db.gateway, log: createLogger("gateway-2", "silent") });
+  await gateway.start();
   const server = await listen(createServer(gateway.app), 0);
   second = { api: apiClient(server.url), stop: async () => (await gateway.stop(), await server.close()) };
 });

@@ -6,6 +6,11 @@ export function testPostgresAdminUrl(): string {
   return inject("hearthPostgresAdminUrl");
 }
 
+/** The run's Redis: REDIS_URL, else the one running beside PostgreSQL on every machine the tests run on. */
+export function testRedisUrl(): string {
+  return process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379";
+}
+
 /** Brokers of the run's Kafka, or null when there is none. */
 export function testKafkaBrokers(): string | null {
   return inject("hearthKafkaBrokers");

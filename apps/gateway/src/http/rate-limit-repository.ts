@@ -1,6 +1,6 @@
 import type { IdentityDb } from "../db";
 
-/** The shared request counts of every gateway instance: one row per bucket and window. */
+/** The per-address throttle counts (sign-up, SSO authorize) of every gateway instance: one row per bucket and window. */
 export function createRateLimitRepository(db: IdentityDb) {
   return {
     /** Adds `hits` to the bucket's window atomically; answers the new count. */
@@ -16,10 +16,6 @@ export function createRateLimitRepository(db: IdentityDb) {
       const [row] = await db.$queryRaw<{ hits: number }[]>`
         SELECT hits FROM rate_limit_counters WHERE bucket = ${bucket} AND window_start = ${windowStart}`;
       return row?.hits ?? 0;
-    },
-
-    async deleteWindowsBefore(before: Date): Promise<void> {
-      await db.rateLimitCounter.deleteMany({ where: { windowStart: { lt: before } } });
     },
   };
 }

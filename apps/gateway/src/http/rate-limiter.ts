@@ -1,12 +1,15 @@
 import { AppError, type Actor } from "@hearth/contracts";
-import type { IdentityDb } from "../db";
-import { createRateLimitRepository } from "./rate-limit-repository";
+import type { Logger } from "@hearth/service-kit";
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 export interface RateLimitOptions {
   /** Requests a credential may make per window. */
   limit: number;
   windowSeconds: number;
-  now?: () => number;
+  /** Counts shared by every gateway instance through this Redis; unset, each instance counts in its own memory. */
+  redisUrl?: string | undefined;
+  log: Logger;
 }
 
 export interface RateLimitUsage {
@@ -23,133 +26,93 @@ export function rateLimitBucket(actor: Pick<Actor, "userId" | "apiKeyId">): stri
   return actor.apiKeyId ? `api_key:${actor.apiKeyId}` : `user:${actor.userId}`;
 }
 
-const CLEANUP_EVERY_MS = 60_000;
-const FLUSH_EVERY_MS = 200;
-
-interface BucketState {
-  windowStart: number;
-  /** The shared count as of this instance's last write to PostgreSQL. */
-  known: number;
-  /** Requests admitted here since then, not yet added to the shared count. */
-  pending: number;
-  /** Requests a flush took from `pending` whose write is still under way: counted, not yet known. */
-  inFlight: number;
-  /** This instance's writes of the bucket to PostgreSQL still under way, if any. */
-  writing: Promise<void> | undefined;
-}
+const KEY_PREFIX = "hearth:rate-limit";
+// A request waits at most this long for Redis before it is counted in memory instead.
+const REDIS_TIMEOUT_MS = 200;
 
 /**
- * Fixed-window request counting per credential, kept in PostgreSQL so every gateway instance
- * counts against the same limit. Far from the limit, requests are counted locally and added
- * to the shared row every 200 ms (one atomic upsert per bucket instead of one per request);
- * the first request of a window and every request near the limit go to PostgreSQL at once,
- * so the limit itself is enforced on the shared count.
+ * Fixed-window request counting per credential (rate-limiter-flexible), in windows aligned to
+ * the clock (each hour, for the default hour-long window), one counter per bucket and window
+ * that expires after it. In memory by default; with `redisUrl` the
+ * count is one Redis key per bucket, incremented atomically by every gateway instance. If Redis
+ * cannot answer, requests are counted in this instance's memory meanwhile (the insurance limiter)
+ * rather than refused or let through uncounted.
  */
-export function createRateLimiter(db: IdentityDb, options: RateLimitOptions) {
-  const now = options.now ?? Date.now;
-  const windowMs = options.windowSeconds * 1000;
-  const margin = Math.max(10, Math.ceil(options.limit * 0.1));
-  const buckets = new Map<string, BucketState>();
-  let lastCleanup = 0;
-
-  const counters = createRateLimitRepository(db);
-  const add = (bucket: string, windowStart: number, hits: number) => counters.add(bucket, new Date(windowStart), hits);
-  const read = (bucket: string, windowStart: number) => counters.read(bucket, new Date(windowStart));
-
-  async function flush(): Promise<void> {
-    const writes: Promise<void>[] = [];
-    for (const [bucket, state] of buckets) {
-      if (state.pending === 0) {
-        if (state.windowStart + windowMs <= now()) buckets.delete(bucket);
-        continue;
-      }
-      const pending = state.pending;
-      state.pending = 0;
-      state.inFlight += pending;
-      const added = add(bucket, state.windowStart, pending).then(
-        (hits) => {
-          state.known = hits;
-          state.inFlight -= pending;
-        },
-        () => {
-          state.inFlight -= pending;
-          state.pending += pending; // retried at the next flush
-        },
-      );
-      // Chained onto any earlier write still under way, so usage() can wait for all of them.
-      const write: Promise<void> = Promise.all([state.writing, added]).then(() => {
-        if (state.writing === write) state.writing = undefined;
-      });
-      state.writing = write;
-      writes.push(write);
-    }
-    await Promise.all(writes);
-    if (now() - lastCleanup > CLEANUP_EVERY_MS) {
-      lastCleanup = now();
-      await counters.deleteWindowsBefore(new Date(now() - windowMs)).catch(() => {});
-    }
+export function createRateLimiter(options: RateLimitOptions) {
+  const common = { keyPrefix: KEY_PREFIX, points: options.limit, duration: options.windowSeconds };
+  const memory = new RateLimiterMemory(common);
+  let redis: Redis | undefined;
+  let limiter: RateLimiterAbstract = memory;
+  if (options.redisUrl) {
+    // No offline queue: while Redis is away a command fails at once and the insurance limiter counts.
+    redis = new Redis(options.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2_000,
+      commandTimeout: REDIS_TIMEOUT_MS,
+    });
+    let reported = false;
+    redis.on("error", (err: unknown) => {
+      if (!reported) options.log.warn({ err }, "rate limiter cannot reach Redis; counting in memory until it answers");
+      reported = true;
+    });
+    redis.on("ready", () => {
+      if (reported) options.log.info("rate limiter reached Redis again");
+      reported = false;
+    });
+    limiter = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
   }
 
-  const timer = setInterval(() => void flush(), FLUSH_EVERY_MS);
-  timer.unref();
+  const windowMs = options.windowSeconds * 1000;
 
-  function usageOf(current: number, windowStart: number, at: number): RateLimitUsage {
+  /** The clock-aligned window a moment falls in (reset_at is a whole multiple of the window), and its key for the bucket. */
+  function windowOf(bucket: string, at: number) {
+    const index = Math.floor(at / windowMs);
+    return { key: `${bucket}:${index}`, end: (index + 1) * windowMs };
+  }
+
+  function usageOf(consumed: number, windowEnd: number, at: number): RateLimitUsage {
     return {
       limit: options.limit,
-      current,
-      remaining: Math.max(0, options.limit - current),
-      resetInSeconds: Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000)),
-      resetAt: new Date(windowStart + windowMs),
+      current: consumed,
+      remaining: Math.max(0, options.limit - consumed),
+      resetInSeconds: Math.max(1, Math.ceil((windowEnd - at) / 1000)),
+      resetAt: new Date(windowEnd),
     };
   }
 
   return {
+    /** Counts one request of the bucket; answers its usage, `current` past `limit` when the request is over it. */
     async consume(bucket: string): Promise<RateLimitUsage> {
-      const at = now();
-      const windowStart = Math.floor(at / windowMs) * windowMs;
-      let state = buckets.get(bucket);
-      if (!state || state.windowStart !== windowStart) {
-        state = { windowStart, known: 0, pending: 0, inFlight: 0, writing: undefined };
-        buckets.set(bucket, state);
-      }
-      // Requests a flush is writing right now count too, or this answer would show fewer than admitted.
-      let current = state.known + state.inFlight + state.pending + 1;
-      if (state.known === 0 || current >= options.limit - margin) {
-        const pending = state.pending + 1;
-        state.pending = 0;
-        current = await add(bucket, windowStart, pending);
-        state.known = current;
-      } else {
-        state.pending += 1;
-      }
-      return usageOf(current, windowStart, at);
-    },
-    /**
-     * A bucket's usage now, as consume() counts it, without counting a request: the shared
-     * count in PostgreSQL plus what this instance has admitted but not yet written. Writes
-     * under way are awaited first, and the unwritten requests are added in the same statement
-     * that reads the count, so none is missed or counted twice.
-     */
-    async usage(bucket: string): Promise<RateLimitUsage> {
-      const at = now();
-      const windowStart = Math.floor(at / windowMs) * windowMs;
-      const state = buckets.get(bucket);
-      if (!state || state.windowStart !== windowStart) return usageOf(await read(bucket, windowStart), windowStart, at);
-      while (state.writing) await state.writing;
-      const pending = state.pending;
-      state.pending = 0;
+      const at = Date.now();
+      const window = windowOf(bucket, at);
       try {
-        state.known = pending > 0 ? await add(bucket, windowStart, pending) : await read(bucket, windowStart);
-      } catch (err) {
-        state.pending += pending; // still counted: written at the next flush
-        throw err;
+        return usageOf((await limiter.consume(window.key)).consumedPoints, window.end, at);
+      } catch (rejection) {
+        // Over the limit: the library rejects with the bucket's state (the request is counted).
+        if (rejection instanceof RateLimiterRes) return usageOf(rejection.consumedPoints, window.end, at);
+        throw rejection;
       }
-      return usageOf(state.known, windowStart, at);
     },
-    /** Writes what is still counted only here. */
+    /** The bucket's usage now, as consume() counts it, without counting a request. */
+    async usage(bucket: string): Promise<RateLimitUsage> {
+      const at = Date.now();
+      const window = windowOf(bucket, at);
+      return usageOf((await limiter.get(window.key))?.consumedPoints ?? 0, window.end, at);
+    },
+    /** Waits for Redis (if configured) to answer before the first request; an unreachable Redis is logged, not fatal. */
+    async start(): Promise<void> {
+      const client = redis;
+      if (!client || client.status === "ready") return;
+      // Bounded: an unreachable Redis was logged ("error") and is retried in the background.
+      await new Promise<void>((resolve) => {
+        const done = () => (clearTimeout(timer), client.off("ready", done), client.off("error", done), resolve());
+        const timer = setTimeout(done, 2_000);
+        client.once("ready", done).once("error", done);
+      });
+    },
     async stop(): Promise<void> {
-      clearInterval(timer);
-      await flush();
+      if (redis) await redis.quit().catch(() => redis?.disconnect());
     },
   };
 }

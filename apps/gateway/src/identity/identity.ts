@@ -117,6 +117,7 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
     intervalSeconds: config.IDENTITY_SWEEP_INTERVAL_SECONDS,
     throttleForgetSeconds: DEFAULT_LOGIN_THROTTLE.forgetAfterSeconds,
     idempotencyRetentionMs: DEFAULT_IDEMPOTENCY.retentionMs,
+    throttleWindowSeconds: Math.max(config.SIGNUP_RATE_LIMIT_WINDOW_SECONDS, config.SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS),
     log,
   });
   return { local, authenticate: authenticator.authenticate, credentials, sessionExpiry, sweeper };

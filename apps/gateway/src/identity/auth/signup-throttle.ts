@@ -12,9 +12,9 @@ export interface SignupThrottleOptions {
 
 /**
  * Sign-ups per client IP per fixed window, counted before any work (an argon2 hash, a new
- * family), in the shared counters of the request rate limiter (bucket `signup:<ip>`): one atomic
- * upsert per attempt, so parallel sign-ups never pass the limit. Those counters are cleaned up
- * past the request limiter's window, so this window must not be longer than that one.
+ * family), in PostgreSQL's throttle counters (bucket `signup:<ip>`): one atomic upsert per
+ * attempt, so parallel sign-ups on any instance never pass the limit. The identity sweep
+ * deletes windows that have ended.
  */
 export function createSignupThrottle(db: IdentityDb, { limit, windowSeconds, now = Date.now }: SignupThrottleOptions) {
   const counters = createRateLimitRepository(db);

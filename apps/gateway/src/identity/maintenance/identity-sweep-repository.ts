@@ -42,6 +42,12 @@ export function createIdentitySweepRepository(db: IdentityDb) {
         SELECT id FROM sso_tickets WHERE expires_at <= ${now}
          LIMIT ${batch}::int FOR UPDATE SKIP LOCKED)`,
 
+    /** Sign-up and SSO throttle windows that ended before `before` (rate-limit-repository.ts counts them). */
+    endedThrottleWindows: (before: Date, batch: number) => db.$executeRaw`
+      DELETE FROM rate_limit_counters WHERE (bucket, window_start) IN (
+        SELECT bucket, window_start FROM rate_limit_counters WHERE window_start < ${before}
+         LIMIT ${batch}::int FOR UPDATE SKIP LOCKED)`,
+
     /** Idempotency keys past their retention (a retry after it runs the request again, as a new key would). */
     expiredIdempotencyKeys: (createdBefore: Date, batch: number) => db.$executeRaw`
       DELETE FROM idempotency_keys WHERE (credential, key) IN (

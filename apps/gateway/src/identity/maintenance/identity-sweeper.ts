@@ -9,25 +9,28 @@ export interface IdentitySweeperOptions {
   throttleForgetSeconds: number;
   /** How long Idempotency-Keys are kept. */
   idempotencyRetentionMs: number;
+  /** The longest window of the per-address throttles (sign-up, SSO authorize): older counts are spent. */
+  throttleWindowSeconds: number;
   /** Rows per DELETE statement. */
   batchSize?: number;
   log: Logger;
 }
 
-export type SweepCounts = Record<"loginThrottles" | "refreshTokens" | "sessions" | "ssoFlows" | "ssoTickets" | "idempotencyKeys", number>;
+export type SweepCounts = Record<"loginThrottles" | "refreshTokens" | "sessions" | "ssoFlows" | "ssoTickets" | "idempotencyKeys" | "throttleWindows", number>;
 
 const DEFAULT_BATCH = 500;
 const JITTER = 0.2;
 
 /**
  * Purges identity rows nobody can use any more: stale login throttle keys, expired refresh
- * tokens, ended sessions whose tokens are gone, expired SSO flows and tickets, Idempotency-Keys past retention. Public requests
+ * tokens, ended sessions whose tokens are gone, expired SSO flows and tickets, Idempotency-Keys past retention,
+ * spent sign-up and SSO throttle windows. Public requests
  * create these (a login for any email, an SSO sign-in started), so without this they grow
  * without bound. `sweep` runs once (tests call it directly); `start` repeats it on a jittered interval.
  */
 export function createIdentitySweeper(
   db: IdentityDb,
-  { intervalSeconds, throttleForgetSeconds, idempotencyRetentionMs, batchSize = DEFAULT_BATCH, log }: IdentitySweeperOptions,
+  { intervalSeconds, throttleForgetSeconds, idempotencyRetentionMs, throttleWindowSeconds, batchSize = DEFAULT_BATCH, log }: IdentitySweeperOptions,
 ) {
   const purge = createIdentitySweepRepository(db);
   let timer: NodeJS.Timeout | undefined;
@@ -56,6 +59,7 @@ export function createIdentitySweeper(
       ssoFlows: await drain(() => purge.expiredSsoFlows(now, batchSize)),
       ssoTickets: await drain(() => purge.expiredSsoTickets(now, batchSize)),
       idempotencyKeys: await drain(() => purge.expiredIdempotencyKeys(new Date(now.getTime() - idempotencyRetentionMs), batchSize)),
+      throttleWindows: await drain(() => purge.endedThrottleWindows(new Date(now.getTime() - throttleWindowSeconds * 1000), batchSize)),
     };
   }
 

@@ -13,9 +13,9 @@ export interface SsoAuthorizeThrottleOptions {
 /**
  * GET /auth/sso/:id/authorize is public, writes a flow row and asks the provider for its
  * discovery document: each client IP gets `limit` per fixed window, counted before any of that
- * in the request limiter's shared counters (bucket `sso_authorize:<ip>`, one atomic upsert per
- * attempt, so parallel requests never pass the limit). Those counters are cleaned up past the
- * request limiter's window, so this window must not be longer than that one.
+ * in PostgreSQL's throttle counters (bucket `sso_authorize:<ip>`, one atomic upsert per
+ * attempt, so parallel requests on any instance never pass the limit). The identity sweep
+ * deletes windows that have ended.
  */
 export function createSsoAuthorizeThrottle(db: IdentityDb, { limit, windowSeconds, now = Date.now }: SsoAuthorizeThrottleOptions) {
   const counters = createRateLimitRepository(db);
