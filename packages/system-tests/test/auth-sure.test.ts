@@ -24,6 +24,7 @@ import {
 // the Sure test it mirrors (test/controllers/api/v1/*_controller_test.rb).
 const CLIENT_SECRET = "auth-sure-client-secret-01";
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let system: TestSystem;
 let api: ApiClient;
 let idp: TestOidcProvider;
@@ -119,6 +120,26 @@ describe("login", () => {
     expect(ended.map((session) => [session.deviceId, session.revokedReason])).toEqual([[DEVICE.device_id, "device_relogin"]]);
     // API keys are not sessions: they keep working.
     expect((await api.get("/api/v1/users/me", { apiKey: user.readKey })).status).toBe(200);
+  });
+
+  // A review found 15 of 150 such pairs answered 500 (a deadlock between the sign-in's user lock and the refresh's).
+  it("answers a sign-in racing a refresh on the same device 200 or 401, never 500", async () => {
+    const user = await signUpUser(api, "sure-relogin-race");
+    let refreshToken = user.refreshToken;
+    const statuses: number[] = [];
+    for (let round = 0; round < 150; round++) {
+      // The refresh starts 0-56 ms after the sign-in, so over the rounds it meets each step of it.
+      const [refresh, login] = await Promise.all([
+        sleep((round % 15) * 4).then(() => api.post("/api/v1/auth/refresh", { refresh_token: refreshToken, device: { device_id: DEVICE.device_id } })),
+        logIn(api, user.email),
+      ]);
+      statuses.push(refresh.status, login.status);
+      expect(login.status, JSON.stringify(login.body)).toBe(200);
+      refreshToken = login.body.refresh_token;
+    }
+    expect(statuses.filter((status) => status !== 200 && status !== 401)).toEqual([]);
+    // Whatever the order, the device is left with one live session: the last sign-in's (or its refresh).
+    expect(await system.db.gateway.session.count({ where: { userId: user.id, deviceId: DEVICE.device_id, revokedAt: null } })).toBe(1);
   });
 });
 

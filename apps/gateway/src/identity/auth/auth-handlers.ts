@@ -149,13 +149,15 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       throw INVALID_REFRESH;
     }
     const rotated = await withIdentityEvents(request, async (tx, record) => {
+      // The session row first, then its tokens: the order of every write that ends sessions (a
+      // sign-in on the same device, a logout); token first deadlocked against a sign-in.
+      await sessions.markActive(tx, session.id, now);
       // One conditional update spends it: of requests presenting the same token at once, one
       // wins; every other one presented a spent token, and ends the session as a reuse does.
       if (!(await sessions.spendRefreshToken(tx, stored.id, now))) {
         await endForReuse(tx, record);
         return null;
       }
-      await sessions.markActive(tx, session.id, now);
       const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { sessionId: session.id }, now);
       await sessions.linkReplacement(tx, stored.id, tokens.refreshTokenId);
       record("auth.token.refreshed", { familyId: membership.familyId, user, sessionId: session.id });

@@ -72,8 +72,10 @@ export function createSessionRepository(db: IdentityDb) {
      */
     async revokeDevice(tx: IdentityTx, userId: string, deviceId: string, now = new Date()): Promise<number> {
       // The user's row lock makes sign-ins of one user run one after another, so of two at once
-      // on one device the later one still sees, and ends, the earlier one's session.
-      await tx.$executeRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+      // on one device the later one still sees, and ends, the earlier one's session. NO KEY: a
+      // refresh holding the session inserts a token referencing the user (a KEY SHARE lock), which
+      // FOR UPDATE would block while this waits for the session: a deadlock.
+      await tx.$executeRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
       const sessions = await tx.session.findMany({ where: { userId, deviceId, revokedAt: null }, select: { id: true } });
       const ids = sessions.map((session) => session.id);
       if (ids.length === 0) return 0;
