@@ -130,6 +130,7 @@ describe("a service that is down", () => {
       const res = await api.get("/api/v1/tags", { apiKey: alice.readKey });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ error: "service_unavailable", message: expect.any(String) });
+      expect(res.headers.get("retry-after")).toBe("5");
       expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|at .*\.ts/);
     } finally {
       await system.services.finance.start();

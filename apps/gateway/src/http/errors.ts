@@ -25,6 +25,8 @@ function fromDatabase(err: unknown): AppError | null {
   return isDatabaseUnavailable(err) ? new AppError("service_unavailable", { message: "The identity database is unavailable", cause: err }) : null;
 }
 
+const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** Every failure becomes the spec's error body with its status; no stack trace ever leaves. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
@@ -35,6 +37,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     // Every 429 says when to come back, whichever limit it comes from.
     const resetIn = (appError.details as { reset_in_seconds?: unknown } | undefined)?.reset_in_seconds;
     if (appError.code === "rate_limit_exceeded" && typeof resetIn === "number") res.set("Retry-After", String(resetIn));
+    // A service or database that is down is usually back within seconds (npm start restarts a crashed service after 1 s).
+    if (appError.code === "service_unavailable") res.set("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS));
     res.status(appError.status).json(appError.toBody());
   };
 }

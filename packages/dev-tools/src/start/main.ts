@@ -2,12 +2,14 @@
 // Embedded PostgreSQL (unless every <APP>_DATABASE_URL is set), generated secrets kept in the
 // data directory, the four internal services, then the gateway; Ctrl-C stops them in reverse.
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ensureDatabase, redactUrl } from "@hearth/service-kit/migrations";
 import { publicUrl, printBanner } from "./banner";
 import type { Child } from "./child";
 import { prepareDataDir } from "./data-dir";
 import { embeddedPostgresUrl, startEmbeddedPostgres, type RunningPostgres } from "../embedded-postgres/server";
 import { StartError, describeError, say, warn } from "./log";
+import { createRestartPolicy } from "./restart-policy";
 import { assertPortFree, choosePort } from "./ports";
 import { writeRunFile } from "./run-file";
 import { loadSecrets } from "./secrets";
@@ -22,6 +24,8 @@ const children: Child[] = [];
 let postgresStarting: Promise<RunningPostgres> | undefined;
 let postgresRunning: RunningPostgres | undefined;
 let stopping: Promise<void> | undefined;
+/** Set once every app answered /ready: from then on a crashed app is restarted (see launch). */
+let systemUp = false;
 
 /** Gateway first (no new requests), then the services, then the database they all use. */
 function shutdown(code: number, reason?: string): Promise<void> {
@@ -58,14 +62,45 @@ function assertNotStopping(): void {
   if (stopping) throw new StartError("Stopped while starting.");
 }
 
-function launch(app: AppName, port: number, env: Record<string, string>): Child {
+/**
+ * Starts an app and keeps it running: once the whole system is up, an app that exits is started
+ * again after a backoff (restart-policy.ts), its exit cause logged; after repeated crashes in a
+ * short window everything stops. Meanwhile the gateway answers its routes 503. While starting,
+ * an exit stops everything at once: it is a configuration error far more often than bad luck.
+ */
+function launch(app: AppName, port: number, env: Record<string, string>, readyUrl: string): Child {
   assertNotStopping();
-  const child = startApp({ app, port, env });
-  children.push(child);
-  void child.exited.then((how) => {
-    if (!stopping) void shutdown(1, `${app} exited unexpectedly (${how}); stopping everything.`);
-  });
-  return child;
+  const policy = createRestartPolicy();
+  let current = startApp({ app, port, env });
+  const watch = (child: Child) =>
+    void child.exited.then(async (how) => {
+      if (stopping) return;
+      if (!systemUp) return void shutdown(1, `${app} exited unexpectedly (${how}); stopping everything.`);
+      const decision = policy.afterCrash();
+      if (!decision.restart) {
+        return void shutdown(1, `${app} exited unexpectedly (${how}), its ${decision.crashesInWindow}th crash in a short time; stopping everything.`);
+      }
+      warn(`${app} exited unexpectedly (${how}); starting it again in ${decision.delayMs / 1000} s (crash ${decision.crashesInWindow} in a short time)`);
+      await sleep(decision.delayMs);
+      if (stopping) return;
+      current = startApp({ app, port, env });
+      watch(current);
+      waitUntilReady(current, readyUrl).then(
+        () => say(`${app} is running again`),
+        () => {}, // its exit is handled by watch
+      );
+    });
+  watch(current);
+  const supervised: Child = {
+    name: app,
+    get exited() {
+      return current.exited;
+    },
+    stop: (timeoutMs) => current.stop(timeoutMs),
+    kill: () => current.kill(),
+  };
+  children.push(supervised);
+  return supervised;
 }
 
 /** Two of ours configured on one port would pass the free-port check and then fight over it. */
@@ -147,27 +182,39 @@ async function main(options: SupervisorOptions): Promise<void> {
   // awaited together (the gateway's is only its own), so nothing waits in a row.
   const internal = INTERNAL_SERVICES.map((service) => {
     const port = ports.internal[service];
-    const child = launch(service, port, {
+    const readyUrl = `${internalUrl(port)}/ready`;
+    const child = launch(
+      service,
+      port,
+      {
+        ...APP_ENV,
+        ...(service === "finance" ? { LEDGER_IMPORT: "on" } : {}), // npm run seed:demo writes history through it
+        DATABASE_URL: databaseUrls[service],
+        INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
+        HOST: "127.0.0.1",
+      },
+      readyUrl,
+    );
+    return waitUntilReady(child, readyUrl);
+  });
+  const gatewayReadyUrl = `${localUrl(settings.gatewayHost, settings.gatewayPort)}/ready`;
+  const gateway = launch(
+    "gateway",
+    settings.gatewayPort,
+    {
       ...APP_ENV,
-      ...(service === "finance" ? { LEDGER_IMPORT: "on" } : {}), // npm run seed:demo writes history through it
-      DATABASE_URL: databaseUrls[service],
+      DATABASE_URL: databaseUrls.gateway,
       INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
-      HOST: "127.0.0.1",
-    });
-    return waitUntilReady(child, `${internalUrl(port)}/ready`);
-  });
-  const gateway = launch("gateway", settings.gatewayPort, {
-    ...APP_ENV,
-    DATABASE_URL: databaseUrls.gateway,
-    INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
-    JWT_SECRET: secrets.JWT_SECRET,
-    SECRETS_ENCRYPTION_KEY: secrets.SECRETS_ENCRYPTION_KEY,
-    HOST: settings.gatewayHost,
-    FINANCE_URL: internalUrl(ports.internal.finance),
-    CHAT_URL: internalUrl(ports.internal.chat),
-    NOTIFICATIONS_URL: internalUrl(ports.internal.notifications),
-    AUDIT_URL: internalUrl(ports.internal.audit),
-  });
+      JWT_SECRET: secrets.JWT_SECRET,
+      SECRETS_ENCRYPTION_KEY: secrets.SECRETS_ENCRYPTION_KEY,
+      HOST: settings.gatewayHost,
+      FINANCE_URL: internalUrl(ports.internal.finance),
+      CHAT_URL: internalUrl(ports.internal.chat),
+      NOTIFICATIONS_URL: internalUrl(ports.internal.notifications),
+      AUDIT_URL: internalUrl(ports.internal.audit),
+    },
+    gatewayReadyUrl,
+  );
   // Awaited below; until then a child that dies (say, PostgreSQL failed and shutdown began) must
   // not become an unhandled rejection.
   for (const wait of internal) wait.catch(() => {});
@@ -192,8 +239,9 @@ async function main(options: SupervisorOptions): Promise<void> {
   // Settle all: a wait rejected after Promise.all gave up would be an unhandled rejection.
   const failed = (await Promise.allSettled(internal)).find((result) => result.status === "rejected");
   if (failed) throw failed.reason;
-  await waitUntilReady(gateway, `${localUrl(settings.gatewayHost, settings.gatewayPort)}/ready`);
+  await waitUntilReady(gateway, gatewayReadyUrl);
   assertNotStopping();
+  systemUp = true;
   printBanner({
     url: publicUrl(settings.gatewayHost, settings.gatewayPort),
     dataDir: settings.dataDir,
