@@ -1,4 +1,4 @@
-import { buildServiceRouter, createServiceServer, databaseReadiness, type ServiceDeps } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer, databaseReadiness, observeJob, type ServiceDeps } from "@hearth/service-kit";
 import type { FinanceDb } from "./db";
 import { createAccountHandlers } from "./accounts/account-handlers";
 import { createAccountRepository } from "./accounts/account-repository";
@@ -17,6 +17,7 @@ import { createLedgerImportRepository } from "./ledger-import/ledger-import-repo
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
 import { createSyncHandlers } from "./syncs/sync-handlers";
+import { registerSyncQueueMetrics } from "./syncs/sync-metrics";
 import { createSyncQueueQueries } from "./syncs/sync-queue-queries";
 import { createSyncRepository } from "./syncs/sync-repository";
 import { createSyncWorker, type SyncLeaseOptions } from "./syncs/sync-worker";
@@ -50,7 +51,8 @@ export function createFinanceService(deps: FinanceDeps) {
   const worker = createSyncWorker({
     queue: createSyncQueueQueries(db),
     accounts,
-    materialize: (accountId, windowStart) => materializeBalances(db, accountId, windowStart),
+    // Timed per account in background_job_duration_seconds{job="balance_materialize"} (outcome ok or error).
+    materialize: (accountId, windowStart) => observeJob("balance_materialize", () => materializeBalances(db, accountId, windowStart)),
     matcher: createTransferMatcher(createTransferMatchQueries(db)),
     log: deps.log,
     ...(deps.syncLease ? { lease: deps.syncLease } : {}),
@@ -79,5 +81,6 @@ export function createFinanceService(deps: FinanceDeps) {
     internalAuthSecret: deps.internalAuthSecret,
     readiness: databaseReadiness(db),
   });
+  registerSyncQueueMetrics(db);
   return { router, server, worker, start: () => worker.start(), stop: () => worker.stop() };
 }

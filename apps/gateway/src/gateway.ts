@@ -73,6 +73,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
 
   const app = createGatewayApp({
     log,
+    metricsToken: config.METRICS_TOKEN,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     authenticate,

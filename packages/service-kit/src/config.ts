@@ -97,6 +97,11 @@ export const BaseServiceEnvSchema = z.object({
   DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** On SIGTERM, how long /ready answers "draining" while requests are still served (behind a load balancer: its probe interval times its failure threshold). */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
+  /**
+   * Bearer token `GET /metrics` requires. Unset: the gateway's public /metrics answers 404 and a
+   * service's (internal port only) is open; set: 401 without `Authorization: Bearer <token>`.
+   */
+  METRICS_TOKEN: markSecret(z.preprocess(emptyToUndefined, z.string().min(32, { message: "must be at least 32 characters" }).optional())),
 });
 
 export const PortSchema = z.coerce.number().int().min(0).max(65535);

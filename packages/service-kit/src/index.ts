@@ -23,3 +23,22 @@ export { createServiceClient, type ServiceCall, type CallKind, type ServiceClien
 export { isUniqueViolation, isDatabaseUnavailable } from "./prisma-errors";
 export { runService, type RunServiceOptions, type ServiceParts } from "./run-service";
 export { startTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry";
+export {
+  metricsRegistry,
+  initMetrics,
+  metricsText,
+  metricsTokenOf,
+  hasMetricsToken,
+  counter,
+  histogram,
+  scrapedGauge,
+  sharedRead,
+  observeJob,
+  registerPgPool,
+  httpRequestsTotal,
+  httpRequestDuration,
+  trpcRequestsTotal,
+  trpcRequestDuration,
+  LATENCY_BUCKETS,
+  type Sample,
+} from "./metrics";

@@ -1,7 +1,7 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
-import type { Logger } from "@hearth/service-kit";
+import { metricsTokenOf, type Logger } from "@hearth/service-kit";
 import type { DependencyStatus } from "../health/dependency-status";
 import type { GatewayReadinessCheck } from "../health/gateway-readiness";
 import { errorHandler, notFound } from "./errors";
@@ -10,6 +10,7 @@ import { requestId } from "./request-id";
 import { bindRoutes, takesUpload, type RouteBindingDeps } from "./route-binding";
 import { mountDocs } from "./docs";
 import { loggableUrl } from "./log-url";
+import { mountMetrics } from "./metrics";
 
 export interface GatewayAppDeps extends RouteBindingDeps {
   log: Logger;
@@ -19,6 +20,8 @@ export interface GatewayAppDeps extends RouteBindingDeps {
   readiness: GatewayReadinessCheck;
   /** Each internal service's readiness, for operators. */
   dependencies: DependencyStatus;
+  /** Bearer token of `GET /metrics` (METRICS_TOKEN); when left out, METRICS_TOKEN from the environment; none: /metrics is 404. */
+  metricsToken?: string | undefined;
 }
 
 /** The public HTTP face of Hearth: JSON only, every /api/v1 route from the contracts' table. */
@@ -28,6 +31,8 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.set("trust proxy", deps.trustProxy);
   app.set("query parser", "simple");
   app.use(requestId);
+  // Before logging and every route: scrapes are neither logged nor counted, and every request after is timed.
+  mountMetrics(app, metricsTokenOf(deps));
   app.use(
     pinoHttp({
       logger: deps.log,

@@ -1,6 +1,8 @@
 import { SpanKind, context, propagation, trace, type Link } from "@opentelemetry/api";
-import type { Consumer, EachBatchPayload, IHeaders, Kafka, Message, Producer } from "kafkajs";
+import type { Admin, Consumer, EachBatchPayload, IHeaders, Kafka, Message, Producer } from "kafkajs";
 import type { Logger } from "pino";
+import { consumedMessagesTotal, consumerDeadLetteredTotal, lagOf, registerConsumerLag, type LagLabel } from "../metrics/kafka";
+import { sharedRead, type Sample } from "../metrics/registry";
 import { MAX_DEAD_LETTER_VALUE_BYTES, deadLetterMessage } from "./dead-letter-record";
 import { ensureTopics } from "./kafka";
 
@@ -65,6 +67,8 @@ export function startKafkaConsumer(options: KafkaConsumerOptions): RunningConsum
   const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
   let restartTimer: NodeJS.Timeout | null = null;
   const deadLetters = options.deadLetterTopic ? new DeadLetterProducer(options.kafka, options.deadLetterTopic) : null;
+  const lag = new LagReader(options.kafka, options.groupId, options.topics);
+  const unregisterLag = registerConsumerLag(lag, () => lag.read());
 
   const scheduleRestart = (attempt: number) => {
     if (stopped) return;
@@ -100,11 +104,70 @@ export function startKafkaConsumer(options: KafkaConsumerOptions): RunningConsum
     ready: () => readyPromise,
     async stop() {
       stopped = true;
+      unregisterLag();
       if (restartTimer) clearTimeout(restartTimer);
       await consumer?.disconnect().catch(() => {});
       await deadLetters?.close();
+      await lag.close();
     },
   };
+}
+
+/**
+ * The group's lag per partition, read from the broker when Prometheus scrapes (committed offsets
+ * and each topic's end offsets), so it shows even while this consumer is stuck, restarting or
+ * cut off. One admin connection, opened on the first scrape and kept until the consumer stops.
+ */
+class LagReader {
+  private admin: Promise<Admin> | null = null;
+  private closed = false;
+  readonly read: () => Promise<Sample<LagLabel>[]>;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly groupId: string,
+    private readonly topics: string[],
+  ) {
+    this.read = sharedRead(() => this.fetch());
+  }
+
+  private connect(): Promise<Admin> {
+    // A scrape still running when the consumer stopped must not open a connection nobody closes.
+    if (this.closed) return Promise.reject(new Error("the consumer has stopped"));
+    this.admin ??= (async () => {
+      const admin = this.kafka.admin({ retry: { retries: 1 } });
+      await admin.connect();
+      return admin;
+    })().catch((err: unknown) => {
+      this.admin = null;
+      throw err;
+    });
+    return this.admin;
+  }
+
+  private async fetch(): Promise<Sample<LagLabel>[]> {
+    const admin = await this.connect();
+    const [committed, ...ends] = await Promise.all([
+      admin.fetchOffsets({ groupId: this.groupId, topics: this.topics }),
+      ...this.topics.map((topic) => admin.fetchTopicOffsets(topic)),
+    ]);
+    const samples: Sample<LagLabel>[] = [];
+    this.topics.forEach((topic, i) => {
+      const group = committed.find((entry) => entry.topic === topic)?.partitions ?? [];
+      for (const offsets of ends[i] ?? []) {
+        const at = group.find((entry) => entry.partition === offsets.partition)?.offset;
+        samples.push({ labels: { group: this.groupId, topic, partition: String(offsets.partition) }, value: lagOf(offsets, at) });
+      }
+    });
+    return samples;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const admin = this.admin;
+    this.admin = null;
+    await (await admin?.catch(() => null))?.disconnect().catch(() => {});
+  }
 }
 
 function sizeOf(message: Message): number {
@@ -203,6 +266,7 @@ async function processBatch(
   });
   if (refused.length > 0) {
     if (deadLetters) await deadLetters.send(refused);
+    consumerDeadLetteredTotal.inc({ group: options.groupId, topic: batch.topic }, refused.length);
     for (const { message, error } of refused) {
       options.log.error(
         { topic: message.topic, partition: message.partition, offset: message.offset, key: message.key, event_id: message.headers["event-id"], error },
@@ -215,5 +279,6 @@ async function processBatch(
   // the offset to commit is the next one to read.
   const next = (BigInt(last.offset) + 1n).toString();
   await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] });
+  consumedMessagesTotal.inc({ group: options.groupId, topic: batch.topic }, messages.length);
   await heartbeat();
 }

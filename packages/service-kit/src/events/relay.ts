@@ -3,6 +3,8 @@ import type pg from "pg";
 import { DEFAULT_MAX_BATCH_BYTES, chunkByBytes } from "./batching";
 import { RELAY_CLAIM_LOCK, countDeadLetters, markPublished, moveToDeadLetters, purgePublishedBefore, readPublishable, tryClaimRelay } from "./outbox-queries";
 import { diagnoseStall, type StallDiagnosis } from "./relay-stall";
+import { outboxDeadLetteredTotal, outboxPublishedTotal, registerOutbox } from "../metrics/outbox";
+import { registerPgPool } from "../metrics/pool";
 
 export interface OutboxMessage {
   id: bigint;
@@ -87,6 +89,7 @@ export class OutboxRelay {
   private lastPurgeAt = 0;
   private lastStallCheckAt = 0;
   private lastError: string | null = null;
+  private unregisterMetrics: (() => void) | null = null;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
@@ -102,6 +105,13 @@ export class OutboxRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // Scraped while the relay runs: outbox depth, oldest age, dead letters, and its pool's use.
+    const unregisterOutbox = registerOutbox(this, this.options.publisher.name, this.options.pool);
+    const unregisterPool = registerPgPool("outbox_relay", this.options.pool);
+    this.unregisterMetrics = () => {
+      unregisterOutbox();
+      unregisterPool();
+    };
     this.loop = this.run();
   }
 
@@ -112,6 +122,8 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.unregisterMetrics?.();
+    this.unregisterMetrics = null;
     this.poke();
     await this.loop;
   }
@@ -216,6 +228,7 @@ export class OutboxRelay {
       const half = Math.ceil(messages.length / 2);
       return (await this.deliver(client, messages.slice(0, half))) + (await this.deliver(client, messages.slice(half)));
     }
+    outboxPublishedTotal.inc({ publisher: this.options.publisher.name }, messages.length);
     await markPublished(client, messages);
     return messages.length;
   }
@@ -225,6 +238,7 @@ export class OutboxRelay {
       throw new PublishFailed(err);
     });
     await moveToDeadLetters(client, message, error);
+    outboxDeadLetteredTotal.inc({ publisher: this.options.publisher.name });
     this.options.log.error(
       { event_id: message.eventId, topic: message.topic, key: message.key, publisher: this.options.publisher.name, error },
       "outbox event dead-lettered: the receiver refused it; it is kept in outbox_dead_letters and the events behind it go on",

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { messagesOf } from "../zod-messages";
 import { TRPC_CODE_OF } from "./error-codes";
 import { isDatabaseUnavailable } from "../prisma-errors";
+import { trpcRequestDuration, trpcRequestsTotal } from "../metrics/red";
 
 export interface ServiceContext {
   service: string;
@@ -49,17 +50,26 @@ export const t = initTRPC.context<ServiceContext>().create({
   },
 });
 
-/** Every procedure runs in its own span and logs unexpected failures once, with the stack, on the service side. */
+/**
+ * Every procedure runs in its own span, logs unexpected failures once, with the stack, on the
+ * service side, and is counted: calls by outcome code and their duration (see metrics/red.ts).
+ * `path` is a procedure of the router (tRPC answers unknown ones before any middleware), so the
+ * label values are bounded.
+ */
 const observed = t.procedure.use(async ({ ctx, path, type, next }) => {
+  const endTimer = trpcRequestDuration.startTimer({ service: ctx.service, procedure: path });
   return tracer.startActiveSpan(
     `trpc.server ${path}`,
     { kind: SpanKind.SERVER, attributes: { "rpc.system": "trpc", "rpc.service": ctx.service, "rpc.method": path, "trpc.type": type } },
     ctx.traceContext,
     async (span) => {
+      let code = "internal_server_error";
       try {
         const result = await next();
+        code = "ok";
         if (!result.ok) {
           const wire = toWireError(result.error);
+          code = wire.code;
           span.setAttribute("hearth.error_code", wire.code);
           if (wire.code === "internal_server_error") {
             span.setStatus({ code: SpanStatusCode.ERROR });
@@ -69,6 +79,8 @@ const observed = t.procedure.use(async ({ ctx, path, type, next }) => {
         return result;
       } finally {
         span.end();
+        endTimer();
+        trpcRequestsTotal.inc({ service: ctx.service, procedure: path, code });
       }
     },
   );

@@ -4,6 +4,9 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AnyRouter } from "@trpc/server";
 import type { Logger } from "pino";
 import { INTERNAL_AUTH_HEADER, createInternalVerifier } from "../internal-auth";
+import { metricsTokenOf } from "../metrics/access";
+import { serveMetrics } from "../metrics/endpoint";
+import { initMetrics } from "../metrics/registry";
 import type { ServiceContext } from "./server";
 
 export interface ServiceServerOptions {
@@ -13,6 +16,11 @@ export interface ServiceServerOptions {
   internalAuthSecret: string;
   /** Resolves when the service can do its work (database reachable); throws otherwise. */
   readiness: () => Promise<void>;
+  /**
+   * Bearer token `GET /metrics` requires; when the option is left out, METRICS_TOKEN from the
+   * environment. Without one, /metrics is open on the internal port (which is not public).
+   */
+  metricsToken?: string | undefined;
 }
 
 /** What every service is built from: its own database, the process logger, the internal-auth secret. */
@@ -37,9 +45,12 @@ export interface RunningServer {
 
 /**
  * The internal HTTP server of a service: tRPC under /trpc (batching off: one call per
- * request bounds the work a single request can ask for), plus /health and /ready.
+ * request bounds the work a single request can ask for), plus /health, /ready and /metrics
+ * (Prometheus' text format).
  */
 export function createServiceServer(options: ServiceServerOptions): Server {
+  initMetrics(options.service);
+  const metricsToken = metricsTokenOf(options);
   const verify = createInternalVerifier(options.internalAuthSecret, options.service);
   const trpcHandler = createHTTPHandler({
     router: options.router,
@@ -70,6 +81,10 @@ export function createServiceServer(options: ServiceServerOptions): Server {
           res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ status: "unavailable", service: options.service }));
         },
       );
+      return;
+    }
+    if (path === "/metrics" && req.method === "GET") {
+      serveMetrics(req, res, metricsToken);
       return;
     }
     if (path?.startsWith("/trpc/")) {
