@@ -27,6 +27,8 @@ declare module "autocannon" {
     body?: string;
     pipelining?: number;
     workers?: number;
+    /** Requests per second over all connections: paces the load instead of saturating. */
+    overallRate?: number;
     /** With workers, the path of a CommonJS module exporting `(client) => void`. */
     setupClient?: string;
   }

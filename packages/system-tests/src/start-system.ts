@@ -136,6 +136,8 @@ export async function startSystem(options: StartSystemOptions) {
 
   return {
     url: gatewayServer.url,
+    /** Each service's database URL (benchmarks read them directly to compare against a bare server). */
+    databaseUrls: urls,
     config,
     db,
     services,
