@@ -26,10 +26,20 @@ export function isUniqueViolation(err: unknown): boolean {
 const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001", "3D000", "P1003"]);
 
 /** The database could not be reached, went away or does not exist (yet): the service is unavailable, not broken. */
+/** The driver adapter's names for the same failures (`meta.driverAdapterError.cause.kind`), e.g. a refused connection. */
+const UNAVAILABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "DatabaseDoesNotExist", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+
+function adapterKindOf(err: unknown): string | undefined {
+  const kind = (err as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } }).meta?.driverAdapterError?.cause?.kind;
+  return typeof kind === "string" ? kind : undefined;
+}
+
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let current: unknown = err, depth = 0; current && depth < 5; depth++) {
     const code = codeOf(current);
     if (code && UNAVAILABLE_CODES.has(code)) return true;
+    const kind = adapterKindOf(current);
+    if (kind && UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
     if (current instanceof Error && /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|database system is (starting|shutting) up/i.test(current.message))
       return true;
     current = (current as { cause?: unknown }).cause;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isUniqueViolation } from "../../src/prisma-errors";
+import { isDatabaseUnavailable, isUniqueViolation } from "../../src/prisma-errors";
 
 describe("isUniqueViolation", () => {
   it("recognises Prisma's P2002, PostgreSQL's 23505 and a raw query's 23505 (P2010)", () => {
@@ -20,5 +20,18 @@ describe("isUniqueViolation", () => {
     expect(isUniqueViolation({ code: "P2010" })).toBe(false);
     expect(isUniqueViolation(new Error("boom"))).toBe(false);
     expect(isUniqueViolation(null)).toBe(false);
+  });
+});
+
+describe("isDatabaseUnavailable", () => {
+  // What a raw query answers when the pool (made by createPrismaClient) cannot connect: the health suite saw a 500 for it.
+  it("recognises the driver adapter's DatabaseNotReachable and its kin", () => {
+    const refused = {
+      code: "P2010",
+      meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 1 } } },
+    };
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    expect(isDatabaseUnavailable({ code: "P2010", meta: { driverAdapterError: { cause: { kind: "ConnectionClosed" } } } })).toBe(true);
+    expect(isDatabaseUnavailable({ code: "P2010", meta: { driverAdapterError: { cause: { kind: "UniqueConstraintViolation" } } } })).toBe(false);
   });
 });
