@@ -1,31 +1,10 @@
 import type { AuditEvent, QueryOf } from "@hearth/contracts";
 import type { AuditDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
+import { v7 as uuidv7 } from "uuid";
 import { isDataRefusal, refusalText } from "./store-refusal";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function toRow(event: AuditEvent): Prisma.AuditLogEntryCreateManyInput {
-  return {
-    eventId: event.eventId,
-    familyId: event.familyId,
-    eventType: event.eventType,
-    severity: event.severity,
-    occurredAt: new Date(event.occurredAt),
-    userId: event.user?.id ?? null,
-    userEmail: event.user?.email ?? null,
-    provider: event.provider,
-    providerId: event.providerId,
-    ipAddress: event.ipAddress,
-    userAgent: event.userAgent,
-    sessionId: event.sessionId,
-    requestId: event.requestId,
-    error: event.error,
-    changes: (event.changes as Prisma.InputJsonValue | null) ?? undefined,
-    action: event.action,
-    resource: event.resource,
-  };
-}
 
 /** An event the database refused for its data, with the database's reason. */
 export interface RefusedEvent {
@@ -34,10 +13,26 @@ export interface RefusedEvent {
 }
 
 export function createAuditLogRepository(db: AuditDb) {
-  /** Stores events once each: a redelivered event id is skipped (ON CONFLICT DO NOTHING). */
+  /**
+   * Stores events once each: a redelivered event id is skipped (ON CONFLICT DO NOTHING). One
+   * INSERT from column arrays, not Prisma's createMany: the audit bench measured createMany at
+   * about 0.33 ms of CPU per row (its query compiler), this statement at one fourteenth of that.
+   */
   async function store(events: AuditEvent[]) {
     if (events.length === 0) return { stored: 0, duplicates: 0 };
-    const { count } = await db.auditLogEntry.createMany({ data: events.map(toRow), skipDuplicates: true });
+    const column = <T>(value: (event: AuditEvent) => T) => events.map(value);
+    const count = await db.$executeRaw`
+      INSERT INTO audit_log_entries (id, event_id, family_id, event_type, severity, occurred_at, user_id, user_email, provider,
+        provider_id, ip_address, user_agent, session_id, request_id, error, changes, action, resource)
+      SELECT * FROM unnest(
+        ${column(() => uuidv7())}::uuid[], ${column((e) => e.eventId)}::uuid[], ${column((e) => e.familyId)}::uuid[],
+        ${column((e) => e.eventType)}::text[], ${column((e) => e.severity)}::text[], ${column((e) => e.occurredAt)}::timestamptz[],
+        ${column((e) => e.user?.id ?? null)}::uuid[], ${column((e) => e.user?.email ?? null)}::text[], ${column((e) => e.provider)}::text[],
+        ${column((e) => e.providerId)}::uuid[], ${column((e) => e.ipAddress)}::text[], ${column((e) => e.userAgent)}::text[],
+        ${column((e) => e.sessionId)}::text[], ${column((e) => e.requestId)}::text[], ${column((e) => e.error)}::text[],
+        ${column((e) => (e.changes === null || e.changes === undefined ? null : JSON.stringify(e.changes)))}::jsonb[],
+        ${column((e) => e.action)}::text[], ${column((e) => e.resource)}::text[])
+      ON CONFLICT (event_id) DO NOTHING`;
     return { stored: count, duplicates: events.length - count };
   }
 
