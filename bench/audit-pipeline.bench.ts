@@ -21,7 +21,7 @@ import type { Kafka } from "kafkajs";
 import pg from "pg";
 import { AUDIT_DEAD_LETTER_TOPIC, AUDIT_TOPICS, type AuditEvent, type AuditEventType } from "@hearth/contracts";
 import { createLogger, kafkaBrokersOf } from "@hearth/service-kit";
-import { buildAuditEvent, createKafka, enqueueAuditEvent, ensureTopics } from "@hearth/service-kit/events";
+import { buildAuditEvent, createKafka, enqueueAuditEvents, ensureTopics } from "@hearth/service-kit/events";
 import { startTestPostgres } from "@hearth/test-kit";
 import { startSystem } from "@hearth/system-tests";
 import { saveSection } from "./report";
@@ -249,7 +249,7 @@ try {
   /**
    * `total` events written by the writers, each transaction `EVENTS_PER_TX` of them, the way the
    * gateway's withIdentityEvents writes a request's events: built during the transaction,
-   * enqueueAuditEvent'd in order through the gateway's Prisma client, the relay poked after the commit.
+   * written in order with enqueueAuditEvents through the gateway's Prisma client, the relay poked after the commit.
    * A transaction Prisma refuses to start (P2028: no pooled connection within its maxWait, 2 s by
    * default) wrote nothing: it is counted and tried again, as a client would retry its request.
    */
@@ -267,7 +267,7 @@ try {
             try {
               await system.db.gateway.$transaction(async (tx) => {
                 const events = Array.from({ length: take }, (_, i) => auditEvent(writer, first + i));
-                for (const event of events) await enqueueAuditEvent(tx, event);
+                await enqueueAuditEvents(tx, events);
               });
               break;
             } catch (err) {
@@ -416,7 +416,7 @@ try {
     method:
       `${EVENTS.toLocaleString("en")} audit events (${Buffer.byteLength(JSON.stringify(sample))} bytes, auth.* events of ${WRITERS} families) after a warm-up of ` +
       `${WARMUP_EVENTS.toLocaleString("en")}, everything in one process on one Kafka broker: ${WRITERS} concurrent writers enqueue them into the gateway's outbox ` +
-      `(enqueueAuditEvent through its Prisma client, ${EVENTS_PER_TX} per transaction), its relay publishes them and the audit service's consumer stores them; ` +
+      `(enqueueAuditEvents through its Prisma client, ${EVENTS_PER_TX} per transaction), its relay publishes them and the audit service's consumer stores them; ` +
       "the rate runs from the first write to the last stored row, the lag from an event's creation to its row. The baseline is a bare kafkajs producer " +
       `(idempotent, acks=-1, batches of ${RELAY_BATCH}) and consumer (eachBatch) moving the same events through a fresh topic of 3 partitions, ` +
       "from the first send to the last message consumed.",

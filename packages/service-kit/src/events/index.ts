@@ -1,4 +1,4 @@
-export { enqueueAuditEvent, OUTBOX_TABLE, type SqlExecutor } from "./outbox";
+export { enqueueAuditEvent, enqueueAuditEvents, OUTBOX_TABLE, type SqlExecutor } from "./outbox";
 export { OutboxRelay, type EventPublisher, type OutboxMessage, type OutboxRelayOptions } from "./relay";
 export { countDeadLetters, RELAY_CLAIM_LOCK } from "./outbox-queries";
 export { DEFAULT_MAX_BATCH_BYTES } from "./batching";

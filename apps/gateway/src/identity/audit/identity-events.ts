@@ -1,5 +1,5 @@
 import type { AuditEventType } from "@hearth/contracts";
-import { enqueueAuditEvent } from "@hearth/service-kit/events";
+import { enqueueAuditEvents } from "@hearth/service-kit/events";
 import type { IdentityDb, IdentityTx } from "../../db";
 import { toIdentityAuditEvent, type EventRequestFacts, type IdentityAuditEvent, type IdentityEventFacts } from "./identity-event";
 
@@ -27,7 +27,7 @@ export function bindIdentityEvents(db: IdentityDb, onEventsWritten: () => void):
       // Built when recorded (its id, time and validation as of that moment), written in order after the work.
       const events: IdentityAuditEvent[] = [];
       const outcome = await work(tx, (eventType, facts) => void events.push(toIdentityAuditEvent(eventType, facts, request)));
-      for (const event of events) await enqueueAuditEvent(tx, event);
+      await enqueueAuditEvents(tx, events);
       written = events.length;
       return outcome;
     });
