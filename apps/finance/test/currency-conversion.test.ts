@@ -69,4 +69,18 @@ describe("createRateBook", () => {
   it("never assumes 1 before the first rate", () => {
     expect(() => book.rateOn("2023-12-31")).toThrow(MissingExchangeRate);
   });
+
+  it("leaves out a stored rate of 0 either way round, as if absent (never a division by zero)", () => {
+    const zeros = createRateBook(
+      [
+        { date: "2024-01-01", from: "EUR", rate: "1.1" },
+        { date: "2024-01-05", from: "USD", rate: "0" },
+        { date: "2024-01-06", from: "EUR", rate: "0.000000000000" },
+      ],
+      "EUR",
+      "USD",
+    );
+    expect(zeros.rateOn("2024-01-07")).toBe("1.1");
+    expect(() => createRateBook([{ date: "2024-01-05", from: "USD", rate: "0" }], "EUR", "USD").rateOn("2024-01-07")).toThrow(MissingExchangeRate);
+  });
 });

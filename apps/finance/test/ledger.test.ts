@@ -309,4 +309,41 @@ describe("syncs and the balance sheet", () => {
     expect((await call("syncs.latest")).data.status).toBe("completed");
     expect((await call("accounts.get", { id: account.id })).balance_cents).toBe(1000 - 625);
   });
+
+  // The API refuses such a rate now; a row stored before it did (a rate that rounded to 0 at the
+  // column's 12 decimals) divided by zero in every later sync of the family.
+  it("leave out a stored rate of 0, as if absent: syncs complete, conversions, matching and the balance sheet use the rate before it", async () => {
+    const actor = newActor();
+    const call = financeAs(finance, actor);
+    const checking = await call("accounts.create", {
+      account: { name: "Checking", account_type: "depository", balance: 1000, opening_balance_date: "2026-01-01" },
+    });
+    const euros = await call("accounts.create", {
+      account: { name: "Euros", account_type: "depository", currency: "EUR", opening_balance_date: "2026-01-01" },
+    });
+    await call("exchangeRates.upsert", { from: "USD", to: "EUR", date: "2026-05-01", rate: "0.9" });
+    await finance.db.$executeRaw`
+      INSERT INTO exchange_rates (id, family_id, from_currency, to_currency, date, rate, updated_at)
+      VALUES (gen_random_uuid(), ${actor.familyId}::uuid, 'EUR', 'USD', '2026-05-03', 0, now())`;
+    const txn = (account: { id: string }, date: string, amount: number, currency?: string) =>
+      call("transactions.create", { transaction: { account_id: account.id, date, amount, name: "x", ...(currency ? { currency } : {}) } });
+    // A transfer across currencies (100 USD out, 90 EUR in at 0.9), and an entry in the other currency on each side.
+    const out = await txn(checking, "2026-05-04", 100);
+    const into = await txn(euros, "2026-05-05", -90);
+    await txn(checking, "2026-05-06", 9, "EUR");
+    await txn(euros, "2026-05-06", 10, "USD");
+    await settled(finance);
+
+    const syncs = (await call("syncs.list", { per_page: 100 })).data;
+    expect(syncs.filter((sync: { status: string }) => sync.status !== "completed")).toEqual([]);
+    // 9 EUR at 1 / 0.9 are 10.00 USD; 10 USD at 0.9 are 9.00 EUR.
+    expect((await call("accounts.get", { id: checking.id })).balance_cents).toBe(100000 - 10000 - 1000);
+    expect((await call("accounts.get", { id: euros.id })).balance_cents).toBe(9000 - 900);
+    const pending = (await call("transfers.list", { status: "pending" })).transfers;
+    expect(
+      pending.map((t: { outflow_transaction: { id: string }; inflow_transaction: { id: string } }) => [t.outflow_transaction.id, t.inflow_transaction.id]),
+    ).toEqual([[out.body.id, into.body.id]]);
+    // 81 EUR at 1 / 0.9 count 90 USD towards the net worth.
+    expect(await call("balanceSheet.get")).toMatchObject({ assets: { amount: "980.00" }, missing_exchange_rates: [] });
+  });
 });

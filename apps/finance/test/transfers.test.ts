@@ -1,5 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TransferSchema } from "@hearth/contracts";
+import { Prisma } from "../src/generated/prisma/client";
+import { CROSS_CURRENCY_CANDIDATES_PER_OUTFLOW, createTransferMatchQueries } from "../src/transfers/transfer-match-queries";
+import { MATCH_WINDOW_DAYS } from "../src/transfers/transfer-matcher";
 import { expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
@@ -238,5 +242,117 @@ describe("transfers", () => {
       pending.map((t: { outflow_transaction: { id: string }; inflow_transaction: { id: string } }) => [t.outflow_transaction.id, t.inflow_transaction.id]),
     ).toEqual([[out.body.id, into.body.id]]);
     expect(pending[0]).toMatchObject({ currency: "EUR", amount_cents: 9300 });
+  });
+});
+
+/** A family of two accounts (USD and EUR) written straight to the tables, with a USD→EUR rate every day of 2026's first half. */
+async function twoCurrencyFamily() {
+  const familyId = randomUUID();
+  const dollars = randomUUID();
+  const euros = randomUUID();
+  await finance.db.$executeRaw`
+    INSERT INTO accounts (id, family_id, name, account_type, classification, currency, updated_at)
+    VALUES (${dollars}::uuid, ${familyId}::uuid, 'Dollars', 'depository', 'asset', 'USD', now()),
+           (${euros}::uuid, ${familyId}::uuid, 'Euros', 'depository', 'asset', 'EUR', now())`;
+  await finance.db.$executeRaw`
+    INSERT INTO exchange_rates (id, family_id, from_currency, to_currency, date, rate, updated_at)
+    SELECT gen_random_uuid(), ${familyId}::uuid, 'USD', 'EUR', d::date, 0.88 + (extract(doy FROM d)::int % 5) / 100.0, now()
+      FROM generate_series('2026-01-01'::date, '2026-06-30'::date, '1 day') d`;
+  return { familyId, dollars, euros };
+}
+
+/** The finance database, recording the SQL of every $queryRaw made through it. */
+function recordingQueries() {
+  const queries: Prisma.Sql[] = [];
+  const db = new Proxy(finance.db, {
+    get(target, property) {
+      if (property === "$queryRaw") {
+        return (strings: TemplateStringsArray, ...values: unknown[]) => {
+          queries.push(Prisma.sql(strings, ...values));
+          return target.$queryRaw(strings, ...values);
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db, queries };
+}
+
+describe("transfer candidates across currencies", () => {
+  // A year of card payments in two currencies: every outflow has dozens of inflows within 10% a few
+  // days around it. Pairing them all ran for seconds per write and returned hundreds of thousands of rows.
+  it("keep each outflow's closest few, found through the (family, currency, date, amount) index", async () => {
+    const { familyId, dollars, euros } = await twoCurrencyFamily();
+    const count = 5000;
+    await finance.db.$executeRaw`
+      INSERT INTO entries (id, family_id, account_id, kind, date, name, amount_cents, currency, updated_at)
+      SELECT gen_random_uuid(), ${familyId}::uuid, ${dollars}::uuid, 'transaction', '2026-01-01'::date + (g * 7919) % 180, 'Out', 1000 + (g * 104729) % 99000, 'USD', now()
+        FROM generate_series(1, ${count}::int) g`;
+    await finance.db.$executeRaw`
+      INSERT INTO entries (id, family_id, account_id, kind, date, name, amount_cents, currency, updated_at)
+      SELECT gen_random_uuid(), ${familyId}::uuid, ${euros}::uuid, 'transaction', '2026-01-01'::date + (g * 3571) % 180, 'In', -(900 + (g * 130363) % 89100), 'EUR', now()
+        FROM generate_series(1, ${count}::int) g`;
+    await finance.db.$executeRawUnsafe("ANALYZE entries");
+    const { db, queries } = recordingQueries();
+    const candidates = createTransferMatchQueries(db);
+
+    const all = await candidates.candidates(familyId, { accountId: null, since: null, windowDays: MATCH_WINDOW_DAYS });
+    const perOutflow = new Map<string, number>();
+    for (const pair of all) perOutflow.set(pair.outflow_id, (perOutflow.get(pair.outflow_id) ?? 0) + 1);
+    expect(perOutflow.size).toBeGreaterThan(count / 2);
+    expect(Math.max(...perOutflow.values())).toBe(CROSS_CURRENCY_CANDIDATES_PER_OUTFLOW);
+    expect(all.length).toBeLessThanOrEqual(count * CROSS_CURRENCY_CANDIDATES_PER_OUTFLOW);
+
+    // What every write runs: one account, from a recent day. Either side of the pair may be the account's.
+    for (const accountId of [dollars, euros]) {
+      const recent = await candidates.candidates(familyId, { accountId, since: "2026-06-20", windowDays: MATCH_WINDOW_DAYS });
+      expect(recent.length).toBeGreaterThan(0);
+      expect(recent.length).toBeLessThan(all.length / 10);
+      expect(recent.every((pair) => perOutflow.has(pair.outflow_id))).toBe(true);
+    }
+
+    // The inflows are probed through the index made for it, not by pairing everything first.
+    const cross = queries.filter((sql) => sql.sql.includes("exchange_rates"));
+    expect(cross.length).toBeGreaterThan(0);
+    for (const sql of cross) {
+      const plan = (await finance.db.$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN ${sql}`)).map((row) => row["QUERY PLAN"]).join("\n");
+      expect(plan).toContain("entries_family_id_currency_date_amount_cents_idx");
+    }
+  }, 60_000);
+
+  it("keep an outflow's closest candidates: fewest days apart first, then by id", async () => {
+    const { familyId, dollars, euros } = await twoCurrencyFamily();
+    const entry = async (accountId: string, date: string, cents: number, currency: string) => {
+      const id = randomUUID();
+      await finance.db.$executeRaw`
+        INSERT INTO entries (id, family_id, account_id, kind, date, name, amount_cents, currency, updated_at)
+        VALUES (${id}::uuid, ${familyId}::uuid, ${accountId}::uuid, 'transaction', ${date}::date, 'x', ${cents}, ${currency}, now())`;
+      return id;
+    };
+    // 100 USD out on June 10th; the rate that day is 0.88 + (161 % 5) / 100 = 0.89: 89 EUR expected.
+    const out = await entry(dollars, "2026-06-10", 10000, "USD");
+    const inflows = [];
+    for (const date of ["2026-06-14", "2026-06-06", "2026-06-12", "2026-06-09", "2026-06-11", "2026-06-10", "2026-06-10"]) {
+      inflows.push({ date, id: await entry(euros, date, -9000, "EUR") });
+    }
+    const apart = (date: string) => Math.abs(Date.parse(date) - Date.parse("2026-06-10")) / 86_400_000;
+    const closest = inflows
+      .sort((a, b) => apart(a.date) - apart(b.date) || (a.id < b.id ? -1 : 1))
+      .slice(0, CROSS_CURRENCY_CANDIDATES_PER_OUTFLOW)
+      .map((inflow) => inflow.id);
+    const found = await createTransferMatchQueries(finance.db).candidates(familyId, { accountId: null, since: null, windowDays: MATCH_WINDOW_DAYS });
+    expect(found).toEqual(closest.map((inflow_id) => ({ outflow_id: out, inflow_id, inflow_account_type: "depository" })));
+  });
+
+  it("do not overflow at the largest rate and amounts the ledger holds", async () => {
+    const { familyId, dollars, euros } = await twoCurrencyFamily();
+    await finance.db.$executeRaw`UPDATE exchange_rates SET rate = 999999999999.999999999999 WHERE family_id = ${familyId}::uuid`;
+    await finance.db.$executeRaw`
+      INSERT INTO entries (id, family_id, account_id, kind, date, name, amount_cents, currency, updated_at)
+      VALUES (gen_random_uuid(), ${familyId}::uuid, ${dollars}::uuid, 'transaction', '2026-06-10', 'x', 1000000000000, 'USD', now()),
+             (gen_random_uuid(), ${familyId}::uuid, ${euros}::uuid, 'transaction', '2026-06-10', 'x', -1000000000000, 'EUR', now())`;
+    const found = await createTransferMatchQueries(finance.db).candidates(familyId, { accountId: dollars, since: null, windowDays: MATCH_WINDOW_DAYS });
+    expect(found).toEqual([]);
   });
 });

@@ -168,6 +168,23 @@ describe("entries in another currency convert exactly (Sure keeps converted bala
     }
     expect(await balanceOf(user, checking.id)).toBe(5);
   });
+
+  it("a rate the Decimal(24, 12) column cannot hold is refused with 422, not rounded to 0 or overflowing into a 500", async () => {
+    const user = await family();
+    for (const rate of ["0.0000000000001", "1234567890123"]) {
+      const res = await api.post("/api/v1/exchange_rates", { from: "EUR", to: "USD", date: "2026-01-01", rate }, { apiKey: user.writeKey });
+      expect(res.status, `${rate}: ${JSON.stringify(res.body)}`).toBe(422);
+      expect(res.body).toMatchObject({ error: "validation_failed", errors: ["Rate has at most 12 digits before the point and 12 after"] });
+    }
+    const list = await api.get("/api/v1/exchange_rates", { apiKey: user.readKey });
+    expect(list.body.exchange_rates).toEqual([]);
+    // The smallest and the largest rates the column holds are taken as sent.
+    for (const rate of ["0.000000000001", "999999999999.999999999999"]) {
+      const res = await api.post("/api/v1/exchange_rates", { from: "EUR", to: "USD", date: "2026-01-01", rate }, { apiKey: user.writeKey });
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      expect(res.body.rate).toBe(rate);
+    }
+  });
 });
 
 describe("transaction writes as Sure's transactions controller takes them", () => {

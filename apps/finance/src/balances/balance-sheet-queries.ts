@@ -17,7 +17,7 @@ export function createBalanceSheetQueries(db: FinanceDb) {
       return db.$queryRaw<LatestRate[]>`
         SELECT DISTINCT ON (from_currency, to_currency) from_currency, to_currency, date, rate::text AS rate
           FROM exchange_rates
-         WHERE family_id = ${familyId}::uuid AND date <= ${dateOf(todayIso())}::date
+         WHERE family_id = ${familyId}::uuid AND date <= ${dateOf(todayIso())}::date AND rate > 0 -- a zero rate (stored before rates were validated) is as if absent
            AND ((from_currency = ANY(${currencies}::text[]) AND to_currency = ${target}) OR (from_currency = ${target} AND to_currency = ANY(${currencies}::text[])))
          ORDER BY from_currency, to_currency, date DESC`;
     },

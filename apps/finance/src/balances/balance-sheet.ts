@@ -1,6 +1,6 @@
 // The balance sheet's arithmetic: per-currency totals of the accounts' balances, converted into
 // the family currency at the latest stored rates. Pure; the handler reads the figures.
-import { convertCents, inverseRate } from "../exchange-rates/convert";
+import { convertCents, inverseRate, isUsableRate } from "../exchange-rates/convert";
 
 /** The balances of one currency and class of accounts, summed. */
 export interface CurrencyTotal {
@@ -22,10 +22,11 @@ export function foreignCurrenciesOf(totals: readonly CurrencyTotal[], currency: 
   return [...new Set(totals.map((total) => total.currency).filter((code) => code !== currency))];
 }
 
-/** Per currency, its rate into `target`: the latest either way round (a direct rate wins over an inverted one of the same day). */
+/** Per currency, its rate into `target`: the latest either way round (a direct rate wins over an inverted one of the same day; a rate of 0 is left out). */
 export function ratesInto(rows: readonly LatestRate[], target: string): Map<string, string> {
   const best = new Map<string, { date: number; direct: boolean; rate: string }>();
   for (const row of rows) {
+    if (!isUsableRate(row.rate)) continue;
     const direct = row.to_currency === target;
     const currency = direct ? row.from_currency : row.to_currency;
     const candidate = { date: row.date.getTime(), direct, rate: direct ? row.rate : inverseRate(row.rate) };

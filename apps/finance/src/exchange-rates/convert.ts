@@ -52,10 +52,19 @@ function roundHalfAwayFromZero(numerator: bigint, denominator: bigint): bigint {
   return numerator < 0n ? quotient - 1n : quotient + 1n;
 }
 
-/** 1 / rate, to 12 decimals (the column's scale), for a rate stored the other way round. */
+/**
+ * Whether a stored rate can convert: above 0. The API refuses anything else, but a row stored
+ * before it did (or by hand) may be 0 or, by rounding, "0.000000000000"; such a row counts as absent.
+ */
+export function isUsableRate(rate: string): boolean {
+  return !rate.trim().startsWith("-") && /[1-9]/.test(rate);
+}
+
+/** 1 / rate, to 12 decimals (the column's scale), for a rate stored the other way round (a usable one: see isUsableRate). */
 export function inverseRate(rate: string): string {
   const [whole, fraction = ""] = rate.split(".");
   const digits = BigInt(`${whole}${fraction}`);
+  if (digits <= 0n) throw new RangeError(`cannot invert the rate ${rate}`);
   const scaled = (10n ** BigInt(12 + fraction.length) * 2n + digits) / (2n * digits);
   const text = scaled.toString().padStart(13, "0");
   return `${text.slice(0, -12)}.${text.slice(-12)}`;

@@ -1,4 +1,4 @@
-import { convertCents, createCarryingConversion, inverseRate } from "./convert";
+import { convertCents, createCarryingConversion, inverseRate, isUsableRate } from "./convert";
 
 export class MissingExchangeRate extends Error {
   constructor(
@@ -22,11 +22,13 @@ export interface StoredRate {
  * one dated on or before it, whatever its age (a rate stored the other way round is inverted).
  * Never 1 by default. Sure looks back at most 5 days because its provider fetches a rate every
  * day; Hearth's rates are entered by the family, so the last one entered stands until the next.
+ * A stored rate of 0 is left out, as if absent (see isUsableRate).
  */
 export function createRateBook(rates: readonly StoredRate[], from: string, to: string) {
   // Direct rates win over inverted ones of the same day.
   const byDate = new Map<string, string>();
   for (const stored of rates) {
+    if (!isUsableRate(stored.rate)) continue;
     const direct = stored.from === from;
     if (direct || !byDate.has(stored.date)) byDate.set(stored.date, direct ? stored.rate : inverseRate(stored.rate));
   }

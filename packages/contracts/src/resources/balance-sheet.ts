@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateInputSchema, DateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
 import { answerWith } from "../route";
-import { AmountInputSchema } from "../money";
+import { AmountInputSchema, trimTrailing } from "../money";
 import { CurrencyInputSchema } from "./accounts";
 
 /** Sure's Money: a plain decimal string, the currency and the display string. */
@@ -30,13 +30,38 @@ export const ExchangeRateSchema = z.object({
   updated_at: TimestampSchema,
 });
 
+/** Digits a stored rate keeps on either side of the point (the column is Decimal(24, 12)). */
+export const RATE_DIGITS = 12;
+
+/**
+ * Whether a rate's text fits the column exactly: at most 12 digits before the point (leading zeros
+ * aside) and 12 after (trailing zeros aside). Anything longer would overflow it, or be rounded,
+ * "0.0000000000001" down to 0, a rate no amount can be converted at.
+ */
+function fitsRateColumn(text: string): boolean {
+  const [whole = "", fraction = ""] = text.replace(/^[+-]/, "").split(".");
+  return trimLeading(whole, "0").length <= RATE_DIGITS && trimTrailing(fraction, "0").length <= RATE_DIGITS;
+}
+
+function trimLeading(text: string, char: string): string {
+  let start = 0;
+  while (start < text.length && text[start] === char) start++;
+  return text.slice(start);
+}
+
+/** A rate as clients send it (a JSON number or a decimal string): above 0 and exact at the column's 12 decimals. */
+export const RateInputSchema = AmountInputSchema.refine(fitsRateColumn, {
+  message: `Rate has at most ${RATE_DIGITS} digits before the point and ${RATE_DIGITS} after`,
+  abort: true,
+}).refine((text) => /[1-9]/.test(text) && !text.startsWith("-"), { message: "rate must be greater than 0" });
+
 /** Sure's body: top-level from, to, date and rate; posting a pair and date again updates the rate. */
 export const UpsertExchangeRateBodySchema = z
   .object({
     from: CurrencyInputSchema,
     to: CurrencyInputSchema,
     date: DateInputSchema,
-    rate: AmountInputSchema.refine((text) => /[1-9]/.test(text) && !text.startsWith("-"), { message: "rate must be greater than 0" }),
+    rate: RateInputSchema,
   })
   .refine((r) => r.from !== r.to, { message: "from and to must be different currencies" });
 
