@@ -1,4 +1,12 @@
-import { buildServiceRouter, createServiceServer, databaseReadiness, kafkaBrokersOf, type KafkaSecurity, type ServiceDeps } from "@hearth/service-kit";
+import {
+  buildServiceRouter,
+  createServiceServer,
+  databaseReadiness,
+  kafkaBrokersOf,
+  type KafkaSecurity,
+  type KafkaTopicSettings,
+  type ServiceDeps,
+} from "@hearth/service-kit";
 import type { RunningConsumer } from "@hearth/service-kit/events";
 import { startAuditEventConsumer } from "./audit-log/audit-event-consumer";
 import { createAuditLogHandlers, createIngestHandlers } from "./audit-log/audit-log-handlers";
@@ -10,6 +18,8 @@ export interface AuditDeps extends ServiceDeps<AuditDb> {
   kafkaBrokers?: string | undefined;
   /** TLS and SASL for the brokers (KAFKA_SSL*, KAFKA_SASL_*). */
   kafkaSecurity?: KafkaSecurity;
+  /** Partitions, replication and min.insync.replicas of the topics it creates when missing (KAFKA_TOPIC_*). */
+  kafkaTopicSettings?: KafkaTopicSettings;
   consumerGroupId?: string;
 }
 
@@ -35,6 +45,7 @@ export function createAuditService(deps: AuditDeps) {
         consumer = startAuditEventConsumer({
           brokers,
           ...(deps.kafkaSecurity ? { kafkaSecurity: deps.kafkaSecurity } : {}),
+          ...(deps.kafkaTopicSettings ? { topicSettings: deps.kafkaTopicSettings } : {}),
           repository,
           log: deps.log,
           ...(deps.consumerGroupId ? { groupId: deps.consumerGroupId } : {}),

@@ -1,4 +1,4 @@
-import { kafkaSecurityOf, runService } from "@hearth/service-kit";
+import { kafkaSecurityOf, kafkaTopicSettingsOf, runService } from "@hearth/service-kit";
 import { createAuditService } from "./app";
 import { AuditEnvSchema } from "./config";
 import { MIGRATIONS_DIR, createAuditDb } from "./db";
@@ -15,5 +15,6 @@ await runService({
       internalAuthSecret: config.INTERNAL_AUTH_SECRET,
       kafkaBrokers: config.KAFKA_BROKERS,
       kafkaSecurity: kafkaSecurityOf(config),
+      kafkaTopicSettings: kafkaTopicSettingsOf(config),
     }),
 });

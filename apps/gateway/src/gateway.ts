@@ -1,5 +1,5 @@
 import { SERVICE_NAMES, type ServiceName } from "@hearth/contracts";
-import { createServiceClient, kafkaSecurityOf, type Logger, type ServiceCall } from "@hearth/service-kit";
+import { createServiceClient, kafkaSecurityOf, kafkaTopicSettingsOf, type Logger, type ServiceCall } from "@hearth/service-kit";
 import type { GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
@@ -36,6 +36,7 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     databaseUrl: config.DATABASE_URL,
     kafkaBrokers: config.KAFKA_BROKERS,
     kafkaSecurity: kafkaSecurityOf(config),
+    topicSettings: kafkaTopicSettingsOf(config),
     callAudit: services.audit,
     log,
   });

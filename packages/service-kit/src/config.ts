@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { KafkaSecurityEnvSchema, kafkaSecurityProblems, type KafkaSecurityEnv } from "./kafka-security";
+import { KafkaTopicEnvSchema, kafkaTopicProblems, type KafkaTopicEnv } from "./kafka-topics";
 
 /** Raised when the environment does not satisfy a service's config schema. */
 export class ConfigError extends Error {
@@ -16,7 +17,11 @@ export class ConfigError extends Error {
 export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
   const result = schema.safeParse(env);
   if (result.success) {
-    const problems = [...productionSecretProblems(schema, result.data), ...kafkaSecurityProblems(result.data as KafkaSecurityEnv)];
+    const problems = [
+      ...productionSecretProblems(schema, result.data),
+      ...kafkaSecurityProblems(result.data as KafkaSecurityEnv),
+      ...kafkaTopicProblems(result.data as Partial<KafkaTopicEnv>),
+    ];
     if (problems.length > 0) throw new ConfigError(problems);
     return result.data;
   }
@@ -92,6 +97,8 @@ export const BaseServiceEnvSchema = z.object({
   INTERNAL_AUTH_SECRET: secretSchema(),
   KAFKA_BROKERS: z.preprocess(emptyToUndefined, z.string().optional()),
   ...KafkaSecurityEnvSchema.shape,
+  /** Partitions, replication and min.insync.replicas of the topics a service creates (see kafka-topics.ts). */
+  ...KafkaTopicEnvSchema.shape,
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, z.url().optional()),
   /** How long a starting service waits for its database to answer before it gives up. */
   DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),

@@ -1,4 +1,5 @@
 export { kafkaSecurityOf, type KafkaSecurity } from "./kafka-security";
+export { DEFAULT_KAFKA_TOPIC_SETTINGS, KafkaTopicEnvSchema, kafkaTopicSettingsOf, type KafkaTopicSettings } from "./kafka-topics";
 export {
   loadConfig,
   ConfigError,
@@ -23,6 +24,7 @@ export { createServiceClient, type ServiceCall, type CallKind, type ServiceClien
 export { isUniqueViolation, isDatabaseUnavailable } from "./prisma-errors";
 export { runService, type RunServiceOptions, type ServiceParts } from "./run-service";
 export { startTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry";
+export { withSpan } from "./telemetry/with-span";
 export {
   metricsRegistry,
   initMetrics,

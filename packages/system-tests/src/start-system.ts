@@ -11,7 +11,7 @@ import { MIGRATIONS_DIR as GATEWAY_MIGRATIONS, createIdentityDb } from "@hearth/
 import { createGateway } from "@hearth/gateway/gateway";
 import { createNotificationsService } from "@hearth/notifications/app";
 import { MIGRATIONS_DIR as NOTIFICATIONS_MIGRATIONS, createNotificationsDb } from "@hearth/notifications/db";
-import { createLogger, listen, loadConfig, type LogDestination, type RunningServer } from "@hearth/service-kit";
+import { KafkaTopicEnvSchema, createLogger, kafkaTopicSettingsOf, listen, loadConfig, type LogDestination, type RunningServer } from "@hearth/service-kit";
 import { applyMigrations } from "@hearth/service-kit/migrations";
 import { createFreshDatabases } from "@hearth/test-kit";
 
@@ -20,6 +20,8 @@ export interface StartSystemOptions {
   adminUrl: string;
   /** Sends audit events through Kafka instead of straight to the audit service. */
   kafkaBrokers?: string | undefined;
+  /** KAFKA_TOPIC_* for both Kafka clients, the gateway's relay and the audit consumer (e.g. replication 3 on a cluster). */
+  kafkaEnv?: Record<string, string>;
   /** A consumer group of its own, so test files never share offsets. */
   auditConsumerGroupId?: string;
   /** Extra gateway environment, e.g. a small RATE_LIMIT_REQUESTS. */
@@ -105,6 +107,7 @@ export async function startSystem(options: StartSystemOptions) {
         log,
         internalAuthSecret,
         kafkaBrokers: options.kafkaBrokers,
+        kafkaTopicSettings: kafkaTopicSettingsOf(loadConfig(KafkaTopicEnvSchema, options.kafkaEnv ?? {})),
         consumerGroupId: options.auditConsumerGroupId ?? `hearth-audit-test-${randomBytes(4).toString("hex")}`,
       }),
     ),
@@ -128,6 +131,7 @@ export async function startSystem(options: StartSystemOptions) {
     // provider listens on loopback, so private issuers are allowed unless a test says "false".
     SSO_AUTHORIZE_RATE_LIMIT_REQUESTS: "100000",
     SSO_ALLOW_PRIVATE_ISSUERS: "true",
+    ...options.kafkaEnv,
     ...options.gatewayEnv,
   });
   const gateway = await createGateway({ config, db: db.gateway, log });

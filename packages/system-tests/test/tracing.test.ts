@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import { startTelemetry, type Telemetry } from "@hearth/service-kit/telemetry";
-import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
+import { describeWithKafka, testPostgresAdminUrl } from "@hearth/test-kit";
+import { DEVICE, TEST_PASSWORD, apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
 
 const exporter = new InMemorySpanExporter();
 let telemetry: Telemetry;
@@ -41,6 +41,51 @@ afterAll(async () => {
 const byName = (spans: ReadableSpan[], name: string) => spans.filter((span) => span.name === name);
 const childrenOf = (spans: ReadableSpan[], parent: ReadableSpan) => spans.filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId);
 
+// Before the describe below: its last test shuts telemetry down.
+describeWithKafka("one trace from a request to its stored audit event", (brokers) => {
+  let kafkaSystem: TestSystem;
+  beforeAll(async () => {
+    kafkaSystem = await startSystem({ adminUrl: testPostgresAdminUrl(), kafkaBrokers: brokers });
+  });
+  afterAll(async () => kafkaSystem?.stop());
+
+  it("spans the gateway, its queries, the outbox publish, the Kafka consume and the audit store of a login", async () => {
+    const kafkaApi = apiClient(kafkaSystem.url);
+    const member = await signUpUser(kafkaApi, "traced-kafka");
+    exporter.reset();
+    const traceId = "3c1f7a9e5d2b4c6a8e0f1a2b3c4d5e6f";
+    const login = await kafkaApi.post(
+      "/api/v1/auth/login",
+      { email: member.email, password: TEST_PASSWORD, device: DEVICE },
+      { headers: { traceparent: `00-${traceId}-a1b2c3d4e5f60718-01` } },
+    );
+    expect(login.status).toBe(200);
+
+    const spans = await eventually(
+      async () => {
+        const finished = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
+        expect(byName(finished, "audit store").length).toBeGreaterThan(0);
+        return finished;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const [gatewaySpan] = byName(spans, "POST /api/v1/auth/login");
+    expect(gatewaySpan?.parentSpanContext?.spanId).toBe("a1b2c3d4e5f60718");
+    expect(childrenOf(spans, gatewaySpan as ReadableSpan).some((span) => span.name.startsWith("prisma:"))).toBe(true);
+    // The relay publishes each event in the trace of the request that wrote it...
+    const publishes = spans.filter((span) => span.name.endsWith(" publish"));
+    expect(publishes.length).toBeGreaterThan(0);
+    // ...the audit service consumes it as a child of that publish, and stores it with its own queries.
+    const consume = spans.find((span) => span.name.endsWith(" process") && publishes.some((p) => p.spanContext().spanId === span.parentSpanContext?.spanId));
+    expect(consume).toBeDefined();
+    const [store] = childrenOf(spans, consume as ReadableSpan).filter((span) => span.name === "audit store");
+    expect(store).toBeDefined();
+    expect(
+      spans.some((span) => span.name.startsWith("prisma:") && span.parentSpanContext !== undefined && childrenOf(spans, store as ReadableSpan).includes(span)),
+    ).toBe(true);
+  });
+});
+
 describe("one trace across gateway and finance", () => {
   it("links the gateway span, the tRPC client and server spans and the Prisma spans of GET /api/v1/tags", async () => {
     exporter.reset();
@@ -66,6 +111,11 @@ describe("one trace across gateway and finance", () => {
     const [serverSpan] = byName(spans, "trpc.server tags.list");
     expect(serverSpan?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
     expect(serverSpan?.parentSpanContext?.isRemote).toBe(true);
+
+    // The request id the client got back is on the gateway's and the service's spans, as it is in their logs.
+    const requestId = res.headers.get("x-request-id");
+    expect(gatewaySpan?.attributes["hearth.request_id"]).toBe(requestId);
+    expect(serverSpan?.attributes["hearth.request_id"]).toBe(requestId);
 
     const prismaSpans = spans.filter((span) => span.name.startsWith("prisma:"));
     expect(prismaSpans.length).toBeGreaterThan(0);

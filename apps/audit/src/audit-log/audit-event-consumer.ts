@@ -1,5 +1,5 @@
 import { AUDIT_DEAD_LETTER_TOPIC, AUDIT_TOPICS, AuditEventSchema, withStorableText, type AuditEvent } from "@hearth/contracts";
-import type { KafkaSecurity, Logger } from "@hearth/service-kit";
+import { withSpan, type KafkaSecurity, type KafkaTopicSettings, type Logger } from "@hearth/service-kit";
 import { createKafka, startKafkaConsumer, type ConsumedMessage } from "@hearth/service-kit/events";
 import type { AuditLogRepository } from "./audit-log-repository";
 
@@ -18,6 +18,8 @@ export const AUDIT_CONSUMER_GROUP = "hearth-audit";
 export function startAuditEventConsumer(options: {
   brokers: string[];
   kafkaSecurity?: KafkaSecurity;
+  /** How missing topics are created (KAFKA_TOPIC_*). */
+  topicSettings?: KafkaTopicSettings;
   repository: AuditLogRepository;
   log: Logger;
   groupId?: string;
@@ -28,6 +30,7 @@ export function startAuditEventConsumer(options: {
     groupId: options.groupId ?? AUDIT_CONSUMER_GROUP,
     topics: AUDIT_TOPICS,
     deadLetterTopic: AUDIT_DEAD_LETTER_TOPIC,
+    ...(options.topicSettings ? { topicSettings: options.topicSettings } : {}),
     log,
     handleBatch: async (messages, deadLetter) => {
       const events: { event: AuditEvent; message: ConsumedMessage }[] = [];
@@ -36,7 +39,9 @@ export function startAuditEventConsumer(options: {
         if (parsed.ok) events.push({ event: parsed.event, message });
         else deadLetter(message, parsed.error);
       }
-      const result = await options.repository.storeEach(events.map(({ event }) => event));
+      const result = await withSpan("audit store", { "hearth.audit.events": events.length }, () =>
+        options.repository.storeEach(events.map(({ event }) => event)),
+      );
       for (const { event, error } of result.refused) {
         const from = events.find((candidate) => candidate.event === event);
         if (from) deadLetter(from.message, `refused by the database: ${error}`);

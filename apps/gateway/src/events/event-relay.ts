@@ -1,5 +1,5 @@
 import { AUDIT_DEAD_LETTER_TOPIC, AUDIT_TOPICS } from "@hearth/contracts";
-import { kafkaBrokersOf, type KafkaSecurity, type Logger, type ServiceCall } from "@hearth/service-kit";
+import { kafkaBrokersOf, type KafkaSecurity, type KafkaTopicSettings, type Logger, type ServiceCall } from "@hearth/service-kit";
 import { AuditServicePublisher, KafkaPublisher, OutboxRelay, createKafka, ensureTopics, type EventPublisher } from "@hearth/service-kit/events";
 import pg from "pg";
 
@@ -14,6 +14,8 @@ export async function createEventRelay(options: {
   databaseUrl: string;
   kafkaBrokers: string | undefined;
   kafkaSecurity?: KafkaSecurity;
+  /** How missing topics are created (KAFKA_TOPIC_*); the defaults suit one broker. */
+  topicSettings?: KafkaTopicSettings;
   callAudit: ServiceCall;
   log: Logger;
 }) {
@@ -21,7 +23,7 @@ export async function createEventRelay(options: {
   let publisher: EventPublisher;
   if (brokers.length > 0) {
     const kafka = createKafka(brokers, "hearth-gateway", options.log, options.kafkaSecurity);
-    await ensureTopics(kafka, [...AUDIT_TOPICS, AUDIT_DEAD_LETTER_TOPIC]).catch((err: unknown) =>
+    await ensureTopics(kafka, [...AUDIT_TOPICS, AUDIT_DEAD_LETTER_TOPIC], options.topicSettings, options.log).catch((err: unknown) =>
       options.log.warn({ err }, "could not create audit topics yet; the producer will retry"),
     );
     publisher = new KafkaPublisher(kafka, { deadLetterTopic: AUDIT_DEAD_LETTER_TOPIC });

@@ -4,7 +4,8 @@ import type { Logger } from "pino";
 import { consumedMessagesTotal, consumerDeadLetteredTotal, lagOf, registerConsumerLag, type LagLabel } from "../metrics/kafka";
 import { sharedRead, type Sample } from "../metrics/registry";
 import { MAX_DEAD_LETTER_VALUE_BYTES, deadLetterMessage } from "./dead-letter-record";
-import { ensureTopics } from "./kafka";
+import type { KafkaTopicSettings } from "../kafka-topics";
+import { checkedProducer, ensureTopics } from "./kafka";
 
 const tracer = trace.getTracer("@hearth/service-kit/kafka");
 
@@ -33,6 +34,8 @@ export interface KafkaConsumerOptions {
   handleBatch: (messages: ConsumedMessage[], deadLetter: DeadLetterMessage) => Promise<void>;
   /** Where dead-lettered messages are produced (before the batch's offsets are committed); without it they are only logged. */
   deadLetterTopic?: string;
+  /** Partitions, replication and min.insync.replicas of the topics it creates when missing (KAFKA_TOPIC_*); the defaults suit one broker. */
+  topicSettings?: KafkaTopicSettings;
 }
 
 function headersOf(headers: IHeaders | undefined): Record<string, string> {
@@ -86,7 +89,8 @@ export function startKafkaConsumer(options: KafkaConsumerOptions): RunningConsum
       if (!restart && !stopped) void current.disconnect().finally(() => scheduleRestart(0));
     });
     try {
-      await ensureTopics(options.kafka, options.deadLetterTopic ? [...options.topics, options.deadLetterTopic] : options.topics);
+      const topics = options.deadLetterTopic ? [...options.topics, options.deadLetterTopic] : options.topics;
+      await ensureTopics(options.kafka, topics, options.topicSettings, options.log);
       await current.connect();
       await current.subscribe({ topics: options.topics, fromBeginning: true });
       await current.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => processBatch(options, deadLetters, payload) });
@@ -198,13 +202,16 @@ export function chunkMessages(messages: Message[], maxBytes: number): Message[][
 /** Produces dead letters with a producer of its own, connected on first use. */
 class DeadLetterProducer {
   private readonly producer: Producer;
+  private readonly sender: ReturnType<typeof checkedProducer>;
   private connected: Promise<void> | null = null;
 
   constructor(
     kafka: Kafka,
     readonly topic: string,
   ) {
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    // Through checkedProducer: a dead letter kafkajs drops mid-failover fails the batch, which comes back.
+    this.sender = checkedProducer(kafka, { idempotent: true, maxInFlightRequests: 1 });
+    this.producer = this.sender.producer;
   }
 
   async send(letters: { message: ConsumedMessage; error: string }[]): Promise<void> {
@@ -227,7 +234,8 @@ class DeadLetterProducer {
     );
     // A whole refused batch (up to the fetch size, ~1 MB, plus headers) in one request could pass the
     // broker's limit and be refused each time the batch comes back: send at most ~512 KiB per request.
-    for (const chunk of chunkMessages(messages, MAX_DEAD_LETTER_VALUE_BYTES)) await this.producer.send({ acks: -1, topic: this.topic, messages: chunk });
+    for (const chunk of chunkMessages(messages, MAX_DEAD_LETTER_VALUE_BYTES))
+      await this.sender.sendBatch({ acks: -1, topicMessages: [{ topic: this.topic, messages: chunk }] });
   }
 
   async close(): Promise<void> {

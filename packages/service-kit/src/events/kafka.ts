@@ -1,8 +1,12 @@
-import { Kafka, logLevel, type Admin, type Producer } from "kafkajs";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace } from "@opentelemetry/api";
+import { Kafka, Partitioners, logLevel, type Admin, type Message, type Producer, type ProducerBatch, type ProducerConfig, type RecordMetadata } from "kafkajs";
 import type { Logger } from "pino";
 import type { KafkaSecurity } from "../kafka-security";
+import { DEFAULT_KAFKA_TOPIC_SETTINGS, type KafkaTopicSettings } from "../kafka-topics";
 import { deadLetterMessage } from "./dead-letter-record";
 import type { EventPublisher, OutboxMessage } from "./relay";
+
+const tracer = trace.getTracer("@hearth/service-kit/kafka");
 
 /** `security`: TLS and SASL for the brokers (see kafkaSecurityOf); none by default. */
 export function createKafka(brokers: string[], clientId: string, log: Logger, security: KafkaSecurity = {}): Kafka {
@@ -24,19 +28,114 @@ export function createKafka(brokers: string[], clientId: string, log: Logger, se
   });
 }
 
-/** Creates the topics if missing (partitions keep per-key order; replication from config). */
-export async function ensureTopics(kafka: Kafka, topics: string[], numPartitions = 3, replicationFactor = 1): Promise<void> {
+/**
+ * Creates the topics that are missing with `settings` (KAFKA_TOPIC_PARTITIONS, _REPLICATION_FACTOR,
+ * _MIN_INSYNC_REPLICAS; partitions keep per-key order). Existing topics are left as they are:
+ * when their partition count or replication differs from the settings, `log` is told (changing
+ * them is an operator's decision: more partitions move keys, so per-family order would break).
+ */
+export async function ensureTopics(
+  kafka: Kafka,
+  topics: string[],
+  settings: KafkaTopicSettings = DEFAULT_KAFKA_TOPIC_SETTINGS,
+  log?: Pick<Logger, "warn">,
+): Promise<void> {
   const admin: Admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter((topic) => !existing.has(topic));
     if (missing.length > 0) {
-      await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions, replicationFactor })) });
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({
+          topic,
+          numPartitions: settings.partitions,
+          replicationFactor: settings.replicationFactor,
+          configEntries: [{ name: "min.insync.replicas", value: String(settings.minInsyncReplicas) }],
+        })),
+      });
+    }
+    const present = topics.filter((topic) => existing.has(topic));
+    if (log && present.length > 0) {
+      // Only a warning: a broker that will not describe the topics must not stop the service.
+      const metadata = await admin.fetchTopicMetadata({ topics: present }).then(
+        (answer) => answer.topics,
+        () => [],
+      );
+      for (const drift of topicSettingsDrift(metadata, settings)) log.warn(drift, "existing Kafka topic differs from the topic settings; left as it is");
     }
   } finally {
     await admin.disconnect();
   }
+}
+
+/** Existing topics whose partition count or replication factor (replicas of its widest partition) is not what `settings` asks for. */
+export function topicSettingsDrift(
+  metadata: { name: string; partitions: { replicas: number[] }[] }[],
+  settings: KafkaTopicSettings,
+): { topic: string; partitions: number; replicationFactor: number; wantedPartitions: number; wantedReplicationFactor: number }[] {
+  return metadata
+    .map((topic) => ({
+      topic: topic.name,
+      partitions: topic.partitions.length,
+      replicationFactor: Math.max(0, ...topic.partitions.map((partition) => partition.replicas.length)),
+      wantedPartitions: settings.partitions,
+      wantedReplicationFactor: settings.replicationFactor,
+    }))
+    .filter((topic) => topic.partitions !== topic.wantedPartitions || topic.replicationFactor !== topic.wantedReplicationFactor);
+}
+
+/** Thrown when kafkajs resolved a send that never reached some of its partitions. */
+export class KafkaSendIncompleteError extends Error {
+  constructor(readonly partitions: string[]) {
+    super(`kafkajs resolved a send without an answer from ${partitions.join(", ")} (a leader moved mid-send, tulios/kafkajs#1303): send it again`);
+    this.name = "KafkaSendIncompleteError";
+  }
+}
+
+/** The "topic/partition"s in `expected` that no answer of the send covers. */
+export function partitionsNotAnswered(expected: Iterable<string>, answers: { topicName: string; partition: number }[]): string[] {
+  const answered = new Set(answers.map((answer) => `${answer.topicName}/${answer.partition}`));
+  return [...expected].filter((partition) => !answered.has(partition));
+}
+
+/**
+ * A kafkajs producer whose sends fail unless every partition they were to reach answered.
+ * kafkajs's own retry of a send skips every broker that answered the first attempt, so when a
+ * partition's leader moves mid-send to one of those, that partition's messages are never sent and
+ * the send resolves all the same (tulios/kafkajs#1303): kafka-cluster.test.ts lost 2-3 events of
+ * ~2,500 that way with one of three brokers stopped. The default partitioner (kafkajs calls it
+ * for every message on every attempt) notes where each message goes; a send missing an answer
+ * from one of those partitions throws, so its caller sends it whole again (the outbox relay, the
+ * consumer's redelivery), and the copies that went through the first time are stored once by
+ * event id. Sends of one producer run one after another, so each tally is its own.
+ */
+export function checkedProducer(kafka: Kafka, config: ProducerConfig): { producer: Producer; sendBatch: (batch: ProducerBatch) => Promise<RecordMetadata[]> } {
+  const partitionOf = Partitioners.DefaultPartitioner();
+  const reached = new Set<string>();
+  const producer = kafka.producer({
+    ...config,
+    createPartitioner: () => (args) => {
+      const partition = partitionOf(args);
+      reached.add(`${args.topic}/${partition}`);
+      return partition;
+    },
+  });
+  let previous: Promise<unknown> = Promise.resolve();
+  const sendBatch = (batch: ProducerBatch): Promise<RecordMetadata[]> => {
+    const send = previous.then(async () => {
+      reached.clear();
+      const answers = await producer.sendBatch(batch);
+      // acks=0 gets no answers at all, so nothing to check.
+      const missing = batch.acks === 0 ? [] : partitionsNotAnswered(reached, answers);
+      if (missing.length > 0) throw new KafkaSendIncompleteError(missing);
+      return answers;
+    });
+    previous = send.catch(() => {});
+    return send;
+  };
+  return { producer, sendBatch };
 }
 
 /**
@@ -65,13 +164,15 @@ export function isRefusedRecordError(err: unknown): boolean {
 export class KafkaPublisher implements EventPublisher {
   readonly name = "kafka";
   private readonly producer: Producer;
+  private readonly sender: ReturnType<typeof checkedProducer>;
   private connected: Promise<void> | null = null;
 
   constructor(
     kafka: Kafka,
     private readonly options: { deadLetterTopic?: string } = {},
   ) {
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+    this.sender = checkedProducer(kafka, { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+    this.producer = this.sender.producer;
   }
 
   private connect(): Promise<void> {
@@ -84,15 +185,31 @@ export class KafkaPublisher implements EventPublisher {
 
   async publish(messages: OutboxMessage[]): Promise<void> {
     await this.connect();
-    const byTopic = new Map<string, OutboxMessage[]>();
-    for (const message of messages) byTopic.set(message.topic, [...(byTopic.get(message.topic) ?? []), message]);
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, batch]) => ({
-        topic,
-        messages: batch.map((m) => ({ key: m.key, value: JSON.stringify(m.payload), headers: { ...m.headers, "event-id": m.eventId } })),
-      })),
+    // One producer span per event, in the trace of the request that wrote it (its stored
+    // traceparent); the message carries the span's own context on to the consumer.
+    const spans = messages.map((m) =>
+      tracer.startSpan(
+        `${m.topic} publish`,
+        { kind: SpanKind.PRODUCER, attributes: { "messaging.system": "kafka", "messaging.destination.name": m.topic, "messaging.message.id": m.eventId } },
+        propagation.extract(ROOT_CONTEXT, m.headers),
+      ),
+    );
+    const byTopic = new Map<string, Message[]>();
+    messages.forEach((m, i) => {
+      const headers: Record<string, string> = { ...m.headers, "event-id": m.eventId };
+      propagation.inject(trace.setSpan(ROOT_CONTEXT, spans[i]!), headers);
+      const batch = byTopic.get(m.topic) ?? [];
+      batch.push({ key: m.key, value: JSON.stringify(m.payload), headers });
+      byTopic.set(m.topic, batch);
     });
+    try {
+      await this.sender.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, batch]) => ({ topic, messages: batch })) });
+    } catch (err) {
+      for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+      throw err;
+    } finally {
+      for (const span of spans) span.end();
+    }
   }
 
   isPermanentRejection(err: unknown): boolean {
@@ -111,7 +228,7 @@ export class KafkaPublisher implements EventPublisher {
       originalTopic: message.topic,
       eventId: message.eventId,
     });
-    await this.producer.send({ acks: -1, topic: this.options.deadLetterTopic, messages: [letter] });
+    await this.sender.sendBatch({ acks: -1, topicMessages: [{ topic: this.options.deadLetterTopic, messages: [letter] }] });
   }
 
   async close(): Promise<void> {

@@ -60,7 +60,17 @@ const observed = t.procedure.use(async ({ ctx, path, type, next }) => {
   const endTimer = trpcRequestDuration.startTimer({ service: ctx.service, procedure: path });
   return tracer.startActiveSpan(
     `trpc.server ${path}`,
-    { kind: SpanKind.SERVER, attributes: { "rpc.system": "trpc", "rpc.service": ctx.service, "rpc.method": path, "trpc.type": type } },
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        "rpc.system": "trpc",
+        "rpc.service": ctx.service,
+        "rpc.method": path,
+        "trpc.type": type,
+        // The gateway's X-Request-Id, so logs (request_id) and traces meet on one value.
+        ...(ctx.internal ? { "hearth.request_id": ctx.internal.requestId } : {}),
+      },
+    },
     ctx.traceContext,
     async (span) => {
       let code = "internal_server_error";
