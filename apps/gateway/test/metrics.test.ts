@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { AppError, type Actor } from "@hearth/contracts";
-import { createLogger, listen, type RunningServer, type ServiceCall } from "@hearth/service-kit";
+import { createLogger, listen, metricSample, type RunningServer, type ServiceCall } from "@hearth/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayApp, type GatewayAppDeps } from "../src/http/app";
 import { UNMATCHED_ROUTE } from "../src/http/metrics";
@@ -45,17 +45,6 @@ function gatewayApp(metricsToken: string | undefined) {
     metricsToken,
   } as unknown as GatewayAppDeps;
   return createGatewayApp(deps);
-}
-
-/** The value of the first series of `name` carrying every label of `labels` (others may be there too). */
-function sampleOf(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
 }
 
 let guarded: RunningServer;
@@ -116,7 +105,7 @@ describe("RED per route", () => {
     expect((await fetch(`${guarded.url}/health`)).status).toBe(200);
 
     const after = await scrape();
-    const moved = (name: string, labels: Record<string, string>) => (sampleOf(after, name, labels) ?? 0) - (sampleOf(before, name, labels) ?? 0);
+    const moved = (name: string, labels: Record<string, string>) => (metricSample(after, name, labels) ?? 0) - (metricSample(before, name, labels) ?? 0);
     expect(moved("http_requests_total", { ...tag, status: "200" })).toBe(2);
     expect(moved("http_requests_total", { ...tag, status: "404" })).toBe(1);
     expect(moved("http_requests_total", { ...tag, status: "401" })).toBe(1);
@@ -124,7 +113,7 @@ describe("RED per route", () => {
     expect(moved("http_requests_total", { method: "GET", route: "/health", status: "200" })).toBe(1);
     expect(moved("http_request_duration_seconds_count", tag)).toBe(4);
     expect(moved("http_request_duration_seconds_bucket", { ...tag, le: "+Inf" })).toBe(4);
-    expect(sampleOf(after, "http_request_duration_seconds_sum", tag)).toBeGreaterThan(0);
+    expect(metricSample(after, "http_request_duration_seconds_sum", tag)).toBeGreaterThan(0);
     // Never a raw URL as a label, and the scrapes themselves are not counted.
     expect(after).not.toContain(tagId);
     expect(after).not.toMatch(/route="\/metrics"/);

@@ -29,6 +29,7 @@ export {
   metricsRegistry,
   initMetrics,
   metricsText,
+  metricSample,
   metricsTokenOf,
   hasMetricsToken,
   counter,

@@ -2,19 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWithKafka, testPostgresAdminUrl } from "@hearth/test-kit";
 import { apiClient, eventually, signUpUser, startSystem, type ApiClient, type StartSystemOptions, type TestSystem, type TestUser } from "../src";
+import { metricSample } from "@hearth/service-kit";
 
 const TOKEN = randomBytes(32).toString("hex");
-
-/** The value of the first series of `name` carrying every label of `labels` (others may be there too). */
-function sampleOf(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 async function scrape(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -69,7 +59,7 @@ describe("metrics of the gateway and the services", () => {
     const [gateway, finance] = [await scrape(system.url), await scrape(system.services.finance.url)];
 
     const moved = (after: string, before: string, name: string, labels: Record<string, string>) =>
-      (sampleOf(after, name, labels) ?? 0) - (sampleOf(before, name, labels) ?? 0);
+      (metricSample(after, name, labels) ?? 0) - (metricSample(before, name, labels) ?? 0);
     const byId = { method: "GET", route: "/api/v1/tags/:id" };
     expect(moved(gateway, gatewayBefore, "http_requests_total", { ...byId, status: "200" })).toBe(2);
     expect(moved(gateway, gatewayBefore, "http_requests_total", { ...byId, status: "404" })).toBe(1);
@@ -89,25 +79,25 @@ describe("metrics of the gateway and the services", () => {
     const gateway = await eventually(async () => {
       const text = await scrape(system.url);
       // The sign-up's audit events went out through the relay.
-      expect(sampleOf(text, "outbox_events_published_total", audit)).toBeGreaterThan(0);
+      expect(metricSample(text, "outbox_events_published_total", audit)).toBeGreaterThan(0);
       return text;
     });
-    expect(sampleOf(gateway, "outbox_pending_events", audit)).toBeGreaterThanOrEqual(0);
-    expect(sampleOf(gateway, "outbox_oldest_pending_age_seconds", audit)).toBeGreaterThanOrEqual(0);
-    expect(sampleOf(gateway, "outbox_dead_letter_events", audit)).toBe(0);
-    expect(sampleOf(gateway, "pg_pool_connections", { pool: "outbox_relay", state: "total" })).toBeGreaterThanOrEqual(0);
-    expect(sampleOf(gateway, "nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
+    expect(metricSample(gateway, "outbox_pending_events", audit)).toBeGreaterThanOrEqual(0);
+    expect(metricSample(gateway, "outbox_oldest_pending_age_seconds", audit)).toBeGreaterThanOrEqual(0);
+    expect(metricSample(gateway, "outbox_dead_letter_events", audit)).toBe(0);
+    expect(metricSample(gateway, "pg_pool_connections", { pool: "outbox_relay", state: "total" })).toBeGreaterThanOrEqual(0);
+    expect(metricSample(gateway, "nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
 
     const account = await api.post("/api/v1/accounts", { account: { name: "Checking", account_type: "depository", balance: 100 } }, { apiKey: alice.writeKey });
     expect(account.status).toBe(201);
     const finance = await eventually(async () => {
       const text = await scrape(system.services.finance.url);
-      expect(sampleOf(text, "background_job_duration_seconds_count", { job: "balance_materialize", outcome: "ok" })).toBeGreaterThan(0);
+      expect(metricSample(text, "background_job_duration_seconds_count", { job: "balance_materialize", outcome: "ok" })).toBeGreaterThan(0);
       return text;
     });
-    expect(sampleOf(finance, "finance_sync_queue_depth", { status: "pending" })).toBeGreaterThanOrEqual(0);
-    expect(sampleOf(finance, "finance_sync_queue_depth", { status: "syncing" })).toBeGreaterThanOrEqual(0);
-    expect(sampleOf(finance, "finance_sync_queue_oldest_age_seconds", { status: "pending" })).toBeGreaterThanOrEqual(0);
+    expect(metricSample(finance, "finance_sync_queue_depth", { status: "pending" })).toBeGreaterThanOrEqual(0);
+    expect(metricSample(finance, "finance_sync_queue_depth", { status: "syncing" })).toBeGreaterThanOrEqual(0);
+    expect(metricSample(finance, "finance_sync_queue_oldest_age_seconds", { status: "pending" })).toBeGreaterThanOrEqual(0);
     expect(finance).not.toContain("metrics_collect_failures_total{");
   });
 });
@@ -127,9 +117,9 @@ describeWithKafka("metrics of the event pipeline through Kafka", (brokers) => {
     const text = await eventually(
       async () => {
         const scraped = await scrape(system.services.audit.url);
-        expect(sampleOf(scraped, "outbox_events_published_total", { publisher: "kafka" })).toBeGreaterThan(0);
-        expect(sampleOf(scraped, "kafka_consumer_messages_total", { topic: "hearth.audit.auth" })).toBeGreaterThan(0);
-        expect(sampleOf(scraped, "kafka_consumer_lag", { topic: "hearth.audit.auth" })).toBeDefined();
+        expect(metricSample(scraped, "outbox_events_published_total", { publisher: "kafka" })).toBeGreaterThan(0);
+        expect(metricSample(scraped, "kafka_consumer_messages_total", { topic: "hearth.audit.auth" })).toBeGreaterThan(0);
+        expect(metricSample(scraped, "kafka_consumer_lag", { topic: "hearth.audit.auth" })).toBeDefined();
         return scraped;
       },
       { timeoutMs: 30_000 },

@@ -6,3 +6,4 @@ export { registerPgPool } from "./pool";
 export { OUTBOX_COUNT_CAP, outboxPublishedTotal, outboxDeadLetteredTotal, registerOutbox } from "./outbox";
 export { consumedMessagesTotal, consumerDeadLetteredTotal, registerConsumerLag, lagOf } from "./kafka";
 export { serveMetrics } from "./endpoint";
+export { metricSample } from "./text-sample";

@@ -5,17 +5,7 @@ import { OutboxRelay } from "../../src/events/relay";
 import { metricsText } from "../../src/metrics/registry";
 import { cleanup } from "../migrations/helpers";
 import { RecordingPublisher, insertEvent, outboxDatabase } from "../events/outbox-db";
-
-/** The value of the first series of `name` carrying every label of `labels`. */
-function sampleOf(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
+import { metricSample } from "../../src/metrics/text-sample";
 
 let pool: pg.Pool;
 
@@ -38,14 +28,14 @@ describe("outbox metrics", () => {
     const recording = { publisher: "recording" };
 
     // Not running yet: no outbox series.
-    expect(sampleOf((await metricsText()).body, "outbox_pending_events", recording)).toBeUndefined();
+    expect(metricSample((await metricsText()).body, "outbox_pending_events", recording)).toBeUndefined();
     relay.start();
     try {
       let text = (await metricsText()).body;
-      expect(sampleOf(text, "outbox_pending_events", recording)).toBe(2);
-      expect(sampleOf(text, "outbox_oldest_pending_age_seconds", recording)).toBeGreaterThanOrEqual(90);
-      expect(sampleOf(text, "outbox_dead_letter_events", recording)).toBe(0);
-      expect(sampleOf(text, "pg_pool_connections", { pool: "outbox_relay", state: "total" })).toBeGreaterThanOrEqual(1);
+      expect(metricSample(text, "outbox_pending_events", recording)).toBe(2);
+      expect(metricSample(text, "outbox_oldest_pending_age_seconds", recording)).toBeGreaterThanOrEqual(90);
+      expect(metricSample(text, "outbox_dead_letter_events", recording)).toBe(0);
+      expect(metricSample(text, "pg_pool_connections", { pool: "outbox_relay", state: "total" })).toBeGreaterThanOrEqual(1);
 
       // The receiver comes back and refuses one event for good.
       publisher.poison = (message) => (message.payload as { n?: number }).n === 2;
@@ -53,19 +43,19 @@ describe("outbox metrics", () => {
       // The outbox read is shared for a second (one query per scrape): wait until a scrape shows the published state.
       for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
         text = (await metricsText()).body;
-        if (sampleOf(text, "outbox_pending_events", recording) === 0) break;
+        if (metricSample(text, "outbox_pending_events", recording) === 0) break;
       }
-      expect(sampleOf(text, "outbox_events_published_total", recording)).toBe(1);
-      expect(sampleOf(text, "outbox_events_dead_lettered_total", recording)).toBe(1);
-      expect(sampleOf(text, "outbox_pending_events", recording)).toBe(0);
-      expect(sampleOf(text, "outbox_oldest_pending_age_seconds", recording)).toBe(0);
-      expect(sampleOf(text, "outbox_dead_letter_events", recording)).toBe(1);
+      expect(metricSample(text, "outbox_events_published_total", recording)).toBe(1);
+      expect(metricSample(text, "outbox_events_dead_lettered_total", recording)).toBe(1);
+      expect(metricSample(text, "outbox_pending_events", recording)).toBe(0);
+      expect(metricSample(text, "outbox_oldest_pending_age_seconds", recording)).toBe(0);
+      expect(metricSample(text, "outbox_dead_letter_events", recording)).toBe(1);
     } finally {
       await relay.stop();
     }
     // A stopped relay is no longer read (its pool may be gone).
     const text = (await metricsText()).body;
-    expect(sampleOf(text, "outbox_pending_events", recording)).toBeUndefined();
-    expect(sampleOf(text, "pg_pool_connections", { pool: "outbox_relay" })).toBeUndefined();
+    expect(metricSample(text, "outbox_pending_events", recording)).toBeUndefined();
+    expect(metricSample(text, "pg_pool_connections", { pool: "outbox_relay" })).toBeUndefined();
   });
 });

@@ -10,21 +10,11 @@ import { metricsText, scrapedGauge, sharedRead } from "../../src/metrics/registr
 import { appErrorToTrpc, internalProcedure, t } from "../../src/trpc/server";
 import { createServiceClient } from "../../src/trpc/service-client";
 import { createServiceServer, listen, type RunningServer } from "../../src/trpc/service-server";
+import { metricSample } from "../../src/metrics/text-sample";
 
 const SECRET = "s".repeat(48);
 const TOKEN = "metrics-token-0123456789abcdefghijklmnop";
 const actor = { userId: randomUUID(), familyId: randomUUID(), role: "admin" as const, scopes: ["read" as const], authMethod: "api_key" as const };
-
-/** The value of the first series of `name` carrying every label of `labels` (others may be there too). */
-function sampleOf(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 const router = t.router({
   ping: internalProcedure.query(() => "pong"),
@@ -98,16 +88,16 @@ describe("a service's /metrics", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
-    const moved = (name: string, labels: Record<string, string>) => (sampleOf(text, name, labels) ?? 0) - (sampleOf(before, name, labels) ?? 0);
+    const moved = (name: string, labels: Record<string, string>) => (metricSample(text, name, labels) ?? 0) - (metricSample(before, name, labels) ?? 0);
     const ping = { service: "metrics-test", procedure: "ping" };
     expect(moved("trpc_requests_total", { ...ping, code: "ok" })).toBe(2);
     expect(moved("trpc_requests_total", { ...ping, code: "unauthorized" })).toBe(1);
     expect(moved("trpc_requests_total", { service: "metrics-test", procedure: "missing", code: "record_not_found" })).toBe(1);
     expect(moved("trpc_request_duration_seconds_count", ping)).toBe(3);
     expect(moved("trpc_request_duration_seconds_bucket", { ...ping, le: "+Inf" })).toBe(3);
-    expect(sampleOf(text, "trpc_request_duration_seconds_sum", ping)).toBeGreaterThan(0);
+    expect(metricSample(text, "trpc_request_duration_seconds_sum", ping)).toBeGreaterThan(0);
     // The process metrics, event-loop delay included, labelled with the service.
-    expect(sampleOf(text, "nodejs_eventloop_lag_p99_seconds", { service: "metrics-test" })).toBeGreaterThanOrEqual(0);
+    expect(metricSample(text, "nodejs_eventloop_lag_p99_seconds", { service: "metrics-test" })).toBeGreaterThanOrEqual(0);
   });
 
   it("is open without a token (internal port), and with one answers 401 unless it is presented", async () => {
@@ -131,8 +121,8 @@ describe("background jobs and scrape-time gauges", () => {
       }),
     ).rejects.toThrow("nope");
     const { body } = await metricsText();
-    expect(sampleOf(body, "background_job_duration_seconds_count", { job: "unit_job", outcome: "ok" })).toBe(1);
-    expect(sampleOf(body, "background_job_duration_seconds_count", { job: "unit_job", outcome: "error" })).toBe(1);
+    expect(metricSample(body, "background_job_duration_seconds_count", { job: "unit_job", outcome: "ok" })).toBe(1);
+    expect(metricSample(body, "background_job_duration_seconds_count", { job: "unit_job", outcome: "error" })).toBe(1);
   });
 
   it("a gauge read at scrape time: its samples, or nothing (and a counted failure) when the read fails or hangs", async () => {
@@ -148,16 +138,16 @@ describe("background jobs and scrape-time gauges", () => {
         return [{ labels: { kind: "a" }, value: 7 }];
       },
     });
-    expect(sampleOf((await metricsText()).body, "unit_scraped", { kind: "a" })).toBe(7);
+    expect(metricSample((await metricsText()).body, "unit_scraped", { kind: "a" })).toBe(7);
     mode = "fail";
-    expect(sampleOf((await metricsText()).body, "unit_scraped", { kind: "a" })).toBeUndefined();
+    expect(metricSample((await metricsText()).body, "unit_scraped", { kind: "a" })).toBeUndefined();
     mode = "hang";
-    expect(sampleOf((await metricsText()).body, "unit_scraped")).toBeUndefined();
+    expect(metricSample((await metricsText()).body, "unit_scraped")).toBeUndefined();
     // The failures are counted as they happen (a scrape shows the ones of the scrapes before it).
     mode = "ok";
     const body = (await metricsText()).body;
-    expect(sampleOf(body, "unit_scraped", { kind: "a" })).toBe(7);
-    expect(sampleOf(body, "metrics_collect_failures_total", { gauge: "unit_scraped" })).toBe(2);
+    expect(metricSample(body, "unit_scraped", { kind: "a" })).toBe(7);
+    expect(metricSample(body, "metrics_collect_failures_total", { gauge: "unit_scraped" })).toBe(2);
   });
 
   it("sharedRead runs one read for concurrent callers and reuses it briefly", async () => {
