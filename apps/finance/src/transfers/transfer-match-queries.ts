@@ -12,6 +12,13 @@ export interface MatchCandidate {
   inflow_account_type: AccountType;
 }
 
+/** A pair the matcher chose, with the kind its outflow takes. */
+export interface ProposedPair {
+  outflowId: string;
+  inflowId: string;
+  outflowKind: OutflowKind;
+}
+
 /** Sure's exchange_rate_tolerance: between currencies the amounts must agree within 10% at the outflow date's rate. */
 export const CROSS_CURRENCY_TOLERANCE = 0.1;
 
@@ -121,6 +128,45 @@ function crossCurrencyCandidates(db: FinanceDb, familyId: string, currencies: st
        ORDER BY c.apart, o.id, c.inflow_id`;
 }
 
+/**
+ * Pairs in one currency (Sure's first candidate query): an outflow and an inflow of the same size.
+ * Driven from the inflows, the fewer side in a household's ledger (pay, refunds, money moved in),
+ * whatever the planner's statistics say: the family's free inflows (from `since` less the window
+ * when given; a pair dated from `since` on either side has both sides at most the window before
+ * it), each probing the (family, currency, amount, date) index for the outflows of its size a few
+ * days around it, with a side in a transfer ruled out by unique-index probes. For an account, the
+ * pairs with either side in it. Written once as a join with an OR across the two sides, the
+ * planner scanned a million entries on every account sync, and for minutes when it planned on the
+ * statistics of a table still being loaded.
+ */
+function sameCurrencyCandidates(db: FinanceDb, familyId: string, scope: CandidateScope) {
+  const { accountId, since, windowDays } = scope;
+  const notInTransfer = (side: Prisma.Sql) => Prisma.sql`
+        NOT EXISTS (SELECT 1 FROM transfers t WHERE t.inflow_entry_id = ${side}.id)
+        AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.outflow_entry_id = ${side}.id)`;
+  const from = (side: Prisma.Sql) => (since ? Prisma.sql`AND ${side}.date >= ${since}::date - ${windowDays}::int` : Prisma.empty);
+  return db.$queryRaw<(MatchCandidate & { apart: number })[]>`
+      WITH live AS (SELECT id, account_type FROM accounts WHERE family_id = ${familyId}::uuid AND status IN ('active', 'draft')),
+      ins AS MATERIALIZED (
+        SELECT i.id, i.account_id, i.date, i.currency, -i.amount_cents AS size, l.account_type
+          FROM entries i JOIN live l ON l.id = i.account_id
+         WHERE i.family_id = ${familyId}::uuid AND i.kind = 'transaction' AND i.amount_cents < 0 AND NOT i.excluded
+           AND i.fee_of_transfer_id IS NULL ${from(Prisma.sql`i`)} AND ${notInTransfer(Prisma.sql`i`)}
+      )
+      SELECT o.id AS outflow_id, i.id AS inflow_id, i.account_type::text AS inflow_account_type, abs(i.date - o.date) AS apart
+        FROM ins i
+        CROSS JOIN LATERAL (
+          SELECT o.id, o.date FROM entries o
+           WHERE o.family_id = ${familyId}::uuid AND o.currency = i.currency AND o.amount_cents = i.size
+             AND o.date BETWEEN i.date - ${windowDays}::int AND i.date + ${windowDays}::int
+             AND o.kind = 'transaction' AND NOT o.excluded AND o.fee_of_transfer_id IS NULL AND o.account_id <> i.account_id
+             AND o.account_id IN (SELECT id FROM live) AND ${notInTransfer(Prisma.sql`o`)}
+             AND NOT EXISTS (SELECT 1 FROM rejected_transfers r WHERE r.inflow_entry_id = i.id AND r.outflow_entry_id = o.id)
+             ${accountId ? Prisma.sql`AND (i.account_id = ${accountId}::uuid OR o.account_id = ${accountId}::uuid)` : Prisma.empty}
+             ${since ? Prisma.sql`AND (o.date >= ${since}::date OR i.date >= ${since}::date)` : Prisma.empty}
+        ) o`;
+}
+
 /** The transfer matcher's reads and writes. */
 export function createTransferMatchQueries(db: FinanceDb) {
   return {
@@ -134,24 +180,7 @@ export function createTransferMatchQueries(db: FinanceDb) {
      */
     async candidates(familyId: string, scope: { accountId: string | null; since: string | null; windowDays: number }): Promise<MatchCandidate[]> {
       const since = scope.since ? dateOf(scope.since) : null;
-      // Shared conditions: two live accounts, neither side excluded, in a transfer, a fee, or a rejected pair.
-      const pairable = Prisma.sql`
-            JOIN accounts ao ON ao.id = o.account_id AND ao.status IN ('active', 'draft')
-            JOIN accounts ai ON ai.id = i.account_id AND ai.status IN ('active', 'draft')
-           WHERE o.family_id = ${familyId}::uuid AND o.kind = 'transaction' AND o.amount_cents > 0 AND NOT o.excluded
-             AND (${scope.accountId}::uuid IS NULL OR o.account_id = ${scope.accountId}::uuid OR i.account_id = ${scope.accountId}::uuid)
-             AND (${since}::date IS NULL OR o.date >= ${since}::date OR i.date >= ${since}::date)
-             AND o.fee_of_transfer_id IS NULL AND i.fee_of_transfer_id IS NULL
-             AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.inflow_entry_id IN (o.id, i.id) OR t.outflow_entry_id IN (o.id, i.id))
-             AND NOT EXISTS (SELECT 1 FROM rejected_transfers r WHERE r.inflow_entry_id = i.id AND r.outflow_entry_id = o.id)`;
-      const inflowJoin = Prisma.sql`i.family_id = o.family_id AND i.kind = 'transaction' AND NOT i.excluded AND i.account_id <> o.account_id
-                          AND i.date BETWEEN o.date - ${scope.windowDays}::int AND o.date + ${scope.windowDays}::int`;
-      // One currency: the same size, found through the (family, currency, amount, date) index.
-      const same = await db.$queryRaw<(MatchCandidate & { apart: number })[]>`
-        SELECT o.id AS outflow_id, i.id AS inflow_id, ai.account_type::text AS inflow_account_type, abs(i.date - o.date) AS apart
-          FROM entries o
-          JOIN entries i ON ${inflowJoin} AND i.currency = o.currency AND i.amount_cents = -o.amount_cents
-          ${pairable}`;
+      const same = await sameCurrencyCandidates(db, familyId, { accountId: scope.accountId, since, windowDays: scope.windowDays });
       const currencies = (await db.account.findMany({ where: { familyId }, distinct: ["currency"], select: { currency: true } })).map((a) => a.currency);
       const cross =
         currencies.length < 2
@@ -165,25 +194,35 @@ export function createTransferMatchQueries(db: FinanceDb) {
     },
 
     /**
-     * Records a pending transfer of the pair and gives both sides their kinds (a contribution to an
-     * investment account without a category gets Investment Contributions, as Sure's
-     * auto_match_transfers! does); false when a concurrent match or a user's transfer took a side
-     * since the candidates were read.
+     * Records pending transfers of the pairs (no entry in two of them) and gives both sides their
+     * kinds (a contribution to an investment account without a category gets Investment
+     * Contributions, as Sure's auto_match_transfers! does), in one transaction of a few statements
+     * whatever the number of pairs; a pair of which a concurrent match or a user's transfer took a
+     * side since the candidates were read is left out. Returns how many were recorded.
      */
-    propose(familyId: string, pair: { outflowId: string; inflowId: string; outflowKind: OutflowKind }): Promise<boolean> {
+    proposeAll(familyId: string, pairs: ProposedPair[]): Promise<number> {
+      if (pairs.length === 0) return Promise.resolve(0);
       return db.$transaction(async (tx) => {
-        const { count } = await tx.transfer.createMany({
-          data: [{ familyId, inflowEntryId: pair.inflowId, outflowEntryId: pair.outflowId, status: "pending" }],
+        const created = await tx.transfer.createManyAndReturn({
+          data: pairs.map((pair) => ({ familyId, inflowEntryId: pair.inflowId, outflowEntryId: pair.outflowId, status: "pending" as const })),
           skipDuplicates: true,
+          select: { outflowEntryId: true, inflowEntryId: true },
         });
-        if (count === 0) return false;
-        await tx.entry.update({ where: { id: pair.outflowId }, data: { transactionKind: pair.outflowKind } });
-        await tx.entry.update({ where: { id: pair.inflowId }, data: { transactionKind: "funds_movement" } });
-        if (pair.outflowKind === "investment_contribution") {
-          const category = await familyCategoryNamed(tx, familyId, INVESTMENT_CONTRIBUTIONS_CATEGORY);
-          await tx.entry.updateMany({ where: { id: pair.outflowId, categoryId: null }, data: { categoryId: category } });
+        const kindOf = new Map(pairs.map((pair) => [pair.outflowId, pair.outflowKind]));
+        const outflowsByKind = new Map<OutflowKind, string[]>();
+        for (const { outflowEntryId } of created) {
+          const kind = kindOf.get(outflowEntryId)!;
+          outflowsByKind.set(kind, [...(outflowsByKind.get(kind) ?? []), outflowEntryId]);
         }
-        return true;
+        for (const [kind, ids] of outflowsByKind) await tx.entry.updateMany({ where: { id: { in: ids } }, data: { transactionKind: kind } });
+        const inflows = created.map((transfer) => transfer.inflowEntryId);
+        if (inflows.length > 0) await tx.entry.updateMany({ where: { id: { in: inflows } }, data: { transactionKind: "funds_movement" } });
+        const contributions = outflowsByKind.get("investment_contribution") ?? [];
+        if (contributions.length > 0) {
+          const category = await familyCategoryNamed(tx, familyId, INVESTMENT_CONTRIBUTIONS_CATEGORY);
+          await tx.entry.updateMany({ where: { id: { in: contributions }, categoryId: null }, data: { categoryId: category } });
+        }
+        return created.length;
       });
     },
   };
