@@ -1,0 +1,137 @@
+import type { TestOidcProvider } from "@hearth/test-kit";
+import type { ApiClient } from "../api-client";
+import { eventually } from "../eventually";
+import { createFuzzFamily } from "../fuzz/fuzz-family";
+import { ssoProviderSettings, ssoSignIn } from "../sso";
+import type { TestUser } from "../users";
+
+/** Who reads a record back: a credential of the family (or the user) that owns it. */
+export interface Owner {
+  token: string;
+  apiKey?: string;
+}
+
+/** One real record of one kind, with the credential its owner reads it back with. */
+export interface OwnedRecord {
+  id: string;
+  owner: Owner;
+}
+
+/** The family whose records another family's requests must not reach. */
+export interface VictimFamily {
+  admin: TestUser;
+  /** By the path segment before `:id` in the route table (`accounts`, `users`, `sso_identities`, ...). */
+  records: Record<string, OwnedRecord>;
+}
+
+export const VICTIM_IDP_SECRET = "victim-idp-client-secret-01";
+/** The user the victim family's provider signs in, who gets an SSO identity in that family. */
+export const VICTIM_SSO_USER = { sub: "victim-sso-sub", email: "victim.sso@example.test", email_verified: true, given_name: "Vic", groups: [] };
+
+function idOf(what: string, res: { status: number; body: any }): string {
+  if (res.status !== 200 && res.status !== 201) throw new Error(`victim family: ${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const nested = Object.values((res.body ?? {}) as Record<string, any>).find((value) => value && typeof value === "object" && "id" in value);
+  const id = res.body?.id ?? nested?.id;
+  if (typeof id !== "string") throw new Error(`victim family: ${what} has no id: ${JSON.stringify(res.body)}`);
+  return id;
+}
+
+/** Waits until the family's latest sync is done, so balances and accounts stay still while compared. */
+async function syncsSettled(api: ApiClient, key: { apiKey: string }): Promise<void> {
+  await eventually(async () => {
+    const latest = await api.get("/api/v1/syncs/latest", key);
+    if (latest.body?.data?.status !== "completed") throw new Error(`latest sync: ${JSON.stringify(latest.body)}`);
+  });
+}
+
+/** A pair the matcher proposes after a sync (an outflow and an inflow of the same amount), then rejected. */
+async function rejectedTransfer(api: ApiClient, key: { apiKey: string }, fromAccount: string): Promise<string> {
+  const savings = idOf(
+    "savings account",
+    await api.post("/api/v1/accounts", { account: { name: "Savings", account_type: "depository", balance: "0", opening_balance_date: "2024-01-01" } }, key),
+  );
+  const transaction = (account_id: string, date: string, nature: string) =>
+    api.post("/api/v1/transactions", { transaction: { account_id, date, amount: "250", nature, name: "To savings" } }, key);
+  const out = idOf("outflow", await transaction(fromAccount, "2024-05-10", "outflow"));
+  idOf("inflow", await transaction(savings, "2024-05-12", "inflow"));
+  const queued = await api.post("/api/v1/sync", undefined, key);
+  if (queued.status !== 202) throw new Error(`victim family: sync answered ${queued.status}`);
+  await syncsSettled(api, key);
+  const pending = await api.get("/api/v1/transfers?status=pending", key);
+  const proposal = (pending.body.transfers as { id: string; outflow_transaction: { id: string } }[]).find((t) => t.outflow_transaction.id === out);
+  if (!proposal) throw new Error(`victim family: no proposed transfer: ${JSON.stringify(pending.body)}`);
+  const rejected = await api.patch(`/api/v1/transfers/${proposal.id}`, { transfer: { status: "rejected" } }, key);
+  if (rejected.status !== 200) throw new Error(`victim family: rejecting answered ${rejected.status}`);
+  const list = await api.get("/api/v1/rejected_transfers", key);
+  const [pair] = list.body.rejected_transfers as { id: string }[];
+  if (!pair) throw new Error(`victim family: no rejected transfer: ${JSON.stringify(list.body)}`);
+  return pair.id;
+}
+
+/** A provider of the family at the test OpenID provider, and a member signed up through it (their SSO identity). */
+async function ssoRecords(api: ApiClient, idp: TestOidcProvider, token: string) {
+  const provider = idOf(
+    "sso provider",
+    await api.post("/api/v1/sso_providers", { sso_provider: ssoProviderSettings(idp, VICTIM_IDP_SECRET, "victim-idp") }, { token }),
+  );
+  const back = await ssoSignIn(api, idp, provider, VICTIM_SSO_USER.sub);
+  const created = await api.post("/api/v1/auth/sso_create_account", { linking_code: back.searchParams.get("linking_code") });
+  if (created.status !== 200) throw new Error(`victim family: sso account answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const ssoUser = { token: created.body.access_token as string };
+  const [identity] = (await api.get("/api/v1/sso_identities", ssoUser)).body.sso_identities as { id: string }[];
+  if (!identity) throw new Error("victim family: the SSO user has no identity");
+  return { provider, identity: { id: identity.id, owner: ssoUser } };
+}
+
+/**
+ * A family with one real record of every kind a route's path can name, made through the API
+ * (the fuzz family's records, plus an API key, a rejected transfer, balances and an SSO identity).
+ */
+export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider): Promise<VictimFamily> {
+  const family = await createFuzzFamily(api, 0);
+  const { admin } = family;
+  const key = { apiKey: admin.writeKey };
+  const owner: Owner = { token: admin.accessToken, apiKey: admin.writeKey };
+  const stable = (kind: string): OwnedRecord => {
+    const id = family.ids[kind]?.stable[0];
+    if (!id) throw new Error(`victim family: no ${kind}`);
+    return { id, owner };
+  };
+
+  // Records that point at the stable ones, so a list filtered by any of them has something to leak.
+  const [checking = "", category = ""] = [stable("accounts").id, stable("categories").id];
+  idOf("subcategory", await api.post("/api/v1/categories", { category: { name: "Victim child", parent_id: category } }, key));
+  const categorised = { account_id: checking, date: "2024-04-01", amount: "42", name: "Groceries", category_id: category };
+  idOf("categorised transaction", await api.post("/api/v1/transactions", { transaction: categorised }, key));
+  idOf("valuation", await api.post("/api/v1/valuations", { valuation: { account_id: checking, amount: "900", date: "2024-04-02" } }, key));
+
+  const apiKey = idOf("api key", await api.post("/api/v1/api_keys", { api_key: { name: "Victim", scopes: ["read"] } }, { token: admin.accessToken }));
+  const rejected = await rejectedTransfer(api, key, checking);
+  const sso = await ssoRecords(api, idp, admin.accessToken);
+  await syncsSettled(api, key);
+  const [balance] = (await api.get("/api/v1/balances?per_page=1", key)).body.balances as { id: string }[];
+  const [sync] = (await api.get("/api/v1/syncs?per_page=1", key)).body.data as { id: string }[];
+  if (!balance || !sync) throw new Error("victim family: no balance or sync");
+
+  return {
+    admin,
+    records: {
+      accounts: stable("accounts"),
+      transactions: stable("transactions"),
+      valuations: stable("valuations"),
+      transfers: stable("transfers"),
+      rejected_transfers: { id: rejected, owner },
+      balances: { id: balance.id, owner },
+      exchange_rates: stable("exchange_rates"),
+      syncs: { id: sync.id, owner },
+      categories: stable("categories"),
+      tags: stable("tags"),
+      merchants: stable("merchants"),
+      users: { id: family.memberId, owner },
+      invitations: stable("invitations"),
+      api_keys: { id: apiKey, owner },
+      sso_providers: { id: sso.provider, owner },
+      sso_identities: sso.identity,
+    },
+  };
+}
