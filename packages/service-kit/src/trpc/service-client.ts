@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentele
 import { TRPCClientError, createTRPCClient, createTRPCUntypedClient, httpLink } from "@trpc/client";
 import { AppError, WireAppErrorSchema, type InternalContext } from "@hearth/contracts";
 import { INTERNAL_AUTH_HEADER, createInternalSigner } from "../internal-auth";
+import { createKeepAliveFetch } from "./keep-alive-fetch";
 
 export interface ServiceClientOptions {
   /** Name of the service called: the audience of the internal token. */
@@ -25,12 +26,14 @@ const tracer = trace.getTracer("@hearth/service-kit/trpc");
 export function createServiceClient(options: ServiceClientOptions): ServiceCall {
   const sign = createInternalSigner(options.internalAuthSecret, options.caller);
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const { fetch } = createKeepAliveFetch(timeoutMs);
   const client = createTRPCUntypedClient({
     links: [
       httpLink({
         url: `${options.url}/trpc`,
         headers: ({ op }) => op.context["headers"] as Record<string, string>,
-        fetch: (url, init) => fetch(url, { ...(init as RequestInit), signal: AbortSignal.timeout(timeoutMs) }),
+        // tRPC reads only json() of what fetch answers.
+        fetch: fetch as unknown as typeof globalThis.fetch,
       }),
     ],
   });
