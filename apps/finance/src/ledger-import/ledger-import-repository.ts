@@ -85,10 +85,10 @@ export function createLedgerImportRepository(db: FinanceDb) {
     },
 
     /**
-     * Fresh planner statistics of the entries after a large import. Only the entries: analyzing the
-     * few transfers of a seeded family fixed their size at ~100 rows for the planner, and the
-     * transfer matcher of the following sync (which proposes thousands more) then chose a plan that
-     * ran for over 15 minutes on a million entries instead of seconds (seen in npm run bench).
+     * Fresh planner statistics of the entries after a large import, so the queries that follow (the
+     * family sync's balances and transfer matching, the first list pages) are planned on the
+     * entries' real size rather than on what autovacuum last saw. Only the entries: the few
+     * transfers of a seeded family grow by thousands in that very sync.
      */
     async refreshStatistics() {
       await db.$executeRawUnsafe(`ANALYZE entries`);
