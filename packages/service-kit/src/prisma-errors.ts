@@ -23,9 +23,27 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === "P2002" || code === "23505" || rawQueryCodeOf(err) === "23505";
 }
 
-const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001", "3D000", "P1003"]);
+/**
+ * P2028: an interactive transaction found no connection within its maxWait, or outlived its
+ * timeout (rolled back either way): the database is saturated, and a retry after a moment is
+ * the right answer, not a 500.
+ */
+const UNAVAILABLE_CODES = new Set([
+  "P1001",
+  "P1002",
+  "P1017",
+  "P2028",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "57P01",
+  "57P03",
+  "08006",
+  "08001",
+  "3D000",
+  "P1003",
+]);
 
-/** The database could not be reached, went away or does not exist (yet): the service is unavailable, not broken. */
 /** The driver adapter's names for the same failures (`meta.driverAdapterError.cause.kind`), e.g. a refused connection. */
 const UNAVAILABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "DatabaseDoesNotExist", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 
@@ -34,6 +52,7 @@ function adapterKindOf(err: unknown): string | undefined {
   return typeof kind === "string" ? kind : undefined;
 }
 
+/** The database could not be reached, went away, does not exist (yet) or is saturated: the service is unavailable, not broken. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let current: unknown = err, depth = 0; current && depth < 5; depth++) {
     const code = codeOf(current);
