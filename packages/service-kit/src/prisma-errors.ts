@@ -57,9 +57,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   for (let current: unknown = err, depth = 0; current && depth < 5; depth++) {
     const code = codeOf(current);
     if (code && UNAVAILABLE_CODES.has(code)) return true;
+    const raw = rawQueryCodeOf(current);
+    if (raw && UNAVAILABLE_CODES.has(raw)) return true;
     const kind = adapterKindOf(current);
     if (kind && UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
-    if (current instanceof Error && /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|database system is (starting|shutting) up/i.test(current.message))
+    if (
+      current instanceof Error &&
+      /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command/i.test(
+        current.message,
+      )
+    )
       return true;
     current = (current as { cause?: unknown }).cause;
   }

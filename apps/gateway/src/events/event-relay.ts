@@ -32,6 +32,9 @@ export async function createEventRelay(options: {
   }
   // One connection holds the claim while a batch is published; the other serves stall checks and purges.
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2, application_name: "hearth-outbox-relay" });
+  // An idle connection the server ends (a PostgreSQL restart) is an 'error' on the pool, which drops
+  // it; unheard, it would end the process (the reliability suite saw the gateway die so).
+  pool.on("error", (err) => options.log.warn({ err }, "an idle outbox relay connection failed; the next drain opens another"));
   const relay = new OutboxRelay({ pool, publisher, log: options.log.child({ component: "outbox-relay" }) });
   return {
     relay,

@@ -34,4 +34,14 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable({ code: "P2010", meta: { driverAdapterError: { cause: { kind: "ConnectionClosed" } } } })).toBe(true);
     expect(isDatabaseUnavailable({ code: "P2010", meta: { driverAdapterError: { cause: { kind: "UniqueConstraintViolation" } } } })).toBe(false);
   });
+
+  // What the reliability suite's PostgreSQL restart answered as 500s: a raw query refused while the
+  // server shuts down (SQLSTATE 57P03 inside Prisma's P2010), and the message of an ended connection.
+  it("recognises a raw query's own code of a server shutting down, restarting or ending connections", () => {
+    expect(isDatabaseUnavailable({ code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "57P03", kind: "postgres" } } } })).toBe(true);
+    expect(isDatabaseUnavailable({ code: "P2010", meta: { code: "57P01" } })).toBe(true);
+    expect(isDatabaseUnavailable(new Error("the database system is shutting down"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("terminating connection due to administrator command"))).toBe(true);
+    expect(isDatabaseUnavailable({ code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "23505" } } } })).toBe(false);
+  });
 });
