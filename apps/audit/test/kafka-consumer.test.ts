@@ -93,6 +93,20 @@ describeWithKafka("audit service consuming a real Kafka broker", (brokers) => {
     expect(invalid?.headers["dead-letter-error"]).toMatch(/eventType/);
   });
 
+  it("stores each event of a drain the relay sends again once (its marks were lost between publish and commit)", async () => {
+    const familyId = randomUUID();
+    const events = Array.from({ length: 300 }, (_, i) => auditEvent({ familyId, eventType: i % 2 === 0 ? "auth.login.success" : "auth.logout" }));
+    // The relay's drain: batches of 100; its session dies before the marks commit, so the next drain sends the first 200 again with the rest.
+    for (let i = 0; i < 200; i += 100) await publish(...events.slice(i, i + 100));
+    for (let i = 0; i < 300; i += 100) await publish(...events.slice(i, i + 100));
+    await expect.poll(() => storedCount(...events), { timeout: 30_000, interval: 200 }).toBe(300);
+    // One key, one partition: the last 100 are behind the copies, so the copies were consumed too.
+    // Every event once, none lost, none twice, whatever batch of the consumer the copies fell in.
+    const stored = await audit.db.auditLogEntry.findMany({ where: { familyId }, select: { eventId: true } });
+    expect(stored).toHaveLength(300);
+    expect(new Set(stored.map((row) => row.eventId))).toEqual(new Set(events.map((event) => event.eventId)));
+  });
+
   it("dead-letters an event the database refuses and stores the rest of its batch", async () => {
     // A refusal no retry can cure, made by the real database (a constraint only this test adds). The
     // value is this run's own: a fresh consumer group re-reads earlier runs' messages from the shared topics.

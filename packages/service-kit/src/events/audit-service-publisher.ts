@@ -2,6 +2,9 @@ import { AppError, type AuditEvent, type ErrorCode } from "@hearth/contracts";
 import type { ServiceCall } from "../trpc/service-client";
 import type { EventPublisher, OutboxMessage } from "./relay";
 
+/** What the audit service's events.ingest takes in one call (its input schema's maximum). */
+export const AUDIT_INGEST_MAX_EVENTS = 500;
+
 /** The audit service's answers that refuse what a batch holds (an invalid event, a body too large): resending it can never work. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(["validation_failed", "payload_too_large", "bad_request"]);
 
@@ -17,6 +20,8 @@ export function isRefusedByAuditService(err: unknown): boolean {
  */
 export class AuditServicePublisher implements EventPublisher {
   readonly name = "audit-service";
+  /** events.ingest takes at most 500 events a call: the relay reads more at a time. */
+  readonly maxMessagesPerCall = AUDIT_INGEST_MAX_EVENTS;
 
   constructor(private readonly callAudit: ServiceCall) {}
 

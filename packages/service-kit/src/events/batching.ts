@@ -13,16 +13,16 @@ export function messageBytes(message: OutboxMessage): number {
 }
 
 /**
- * Splits messages, in order, into runs of at most `maxBytes` each. A message larger than
- * that on its own is a run of one: the receiver decides whether it takes it.
+ * Splits messages, in order, into runs of at most `maxBytes` and `maxCount` each. A message
+ * larger than `maxBytes` on its own is a run of one: the receiver decides whether it takes it.
  */
-export function chunkByBytes(messages: OutboxMessage[], maxBytes: number): OutboxMessage[][] {
+export function chunkByBytes(messages: OutboxMessage[], maxBytes: number, maxCount = Infinity): OutboxMessage[][] {
   const chunks: OutboxMessage[][] = [];
   let current: OutboxMessage[] = [];
   let currentBytes = 0;
   for (const message of messages) {
     const bytes = messageBytes(message);
-    if (current.length > 0 && currentBytes + bytes > maxBytes) {
+    if (current.length > 0 && (currentBytes + bytes > maxBytes || current.length >= maxCount)) {
       chunks.push(current);
       current = [];
       currentBytes = 0;

@@ -1,5 +1,5 @@
 export { enqueueAuditEvent, enqueueAuditEvents, OUTBOX_TABLE, type SqlExecutor } from "./outbox";
-export { OutboxRelay, type EventPublisher, type OutboxMessage, type OutboxRelayOptions } from "./relay";
+export { DEFAULT_RELAY_BATCH_SIZE, OutboxRelay, type EventPublisher, type OutboxMessage, type OutboxRelayOptions } from "./relay";
 export { countDeadLetters, RELAY_CLAIM_LOCK } from "./outbox-queries";
 export { DEFAULT_MAX_BATCH_BYTES } from "./batching";
 export type { StallDiagnosis, StallReason } from "./relay-stall";

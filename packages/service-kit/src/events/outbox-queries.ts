@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { publishHorizon } from "./publish-horizon";
 import type { OutboxMessage } from "./relay";
 
 /**
@@ -20,28 +21,56 @@ interface OutboxRow {
 
 type Sql = pg.Pool | pg.PoolClient;
 
-/** Takes the relay claim for the current transaction if no other relay holds it. */
-export async function tryClaimRelay(client: pg.PoolClient): Promise<boolean> {
-  const { rows } = await client.query<{ claimed: boolean }>("SELECT pg_try_advisory_xact_lock($1, $2) AS claimed", [...RELAY_CLAIM_LOCK]);
-  return rows[0]?.claimed === true;
+/** What a drain starts from: whether it holds the claim, and the horizon of the rows it may publish. */
+export interface DrainStart {
+  claimed: boolean;
+  horizon: bigint;
 }
 
 /**
- * The next unpublished rows in id order, only those older than the oldest transaction still
- * running in this database (by age of its xid): a BIGSERIAL id is assigned at insert but
- * visible at commit, so reading `id > last` alone would skip rows of transactions that commit
- * late. The snapshot's xmin would do, but it is cluster-wide: any long transaction in another
- * database (another service, a test) stalled the relay.
+ * Opens the relay's transaction, bounds how long it may sit idle (`claimTimeoutMs`), takes the
+ * claim if no other relay holds it and reads the publish horizon, in one round trip. The next
+ * xid is read in a statement before pg_stat_activity (which a transaction reads once and keeps):
+ * every xid below it is then either listed as running or ended. Only this database's sessions
+ * count: the cluster-wide snapshot xmin would let a long transaction in another database (another
+ * service, a test) stall the relay.
  */
-export async function readPublishable(sql: Sql, limit: number): Promise<OutboxMessage[]> {
-  const { rows } = await sql.query<OutboxRow>(
-    `WITH oldest_running AS (
-       SELECT coalesce(max(age(backend_xid)), -1) AS xid_age
-         FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL)
-     SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events, oldest_running
-      WHERE published_at IS NULL AND age((txid % 4294967296)::text::xid) > oldest_running.xid_age
-      ORDER BY id LIMIT $1`,
-    [limit],
+export async function beginDrain(client: pg.PoolClient, claimTimeoutMs: number): Promise<DrainStart> {
+  const results = (await client.query(
+    `BEGIN;
+     SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.round(claimTimeoutMs))};
+     SELECT pg_try_advisory_xact_lock(${RELAY_CLAIM_LOCK[0]}, ${RELAY_CLAIM_LOCK[1]}) AS claimed, pg_snapshot_xmax(pg_current_snapshot())::text AS next_xid;
+     SELECT backend_xid::text AS xid FROM pg_stat_activity
+      WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()`,
+  )) as unknown as pg.QueryResult[];
+  const claim = results[2]?.rows[0] as { claimed: boolean; next_xid: string } | undefined;
+  const running = (results[3]?.rows ?? []) as { xid: string }[];
+  if (!claim) throw new Error("the relay's drain start returned no claim row");
+  return {
+    claimed: claim.claimed,
+    horizon: publishHorizon(
+      BigInt(claim.next_xid),
+      running.map((row) => row.xid),
+    ),
+  };
+}
+
+/**
+ * Marks `markIds` published and reads the next unpublished rows below the horizon after
+ * `afterId`, in id order, in one statement (one round trip per batch). The read sees the rows as
+ * they were before the mark, which is why it starts after `afterId`: below the horizon no row
+ * can appear behind it (see publishHorizon).
+ */
+export async function markAndReadNext(
+  client: pg.PoolClient,
+  next: { horizon: bigint; afterId: bigint; limit: number; markIds: readonly bigint[] },
+): Promise<OutboxMessage[]> {
+  const { rows } = await client.query<OutboxRow>(
+    `WITH marked AS (UPDATE outbox_events SET published_at = clock_timestamp() WHERE id = ANY($4::bigint[]))
+     SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events
+      WHERE published_at IS NULL AND txid < $1 AND id > $2
+      ORDER BY id LIMIT $3`,
+    [next.horizon.toString(), next.afterId.toString(), next.limit, next.markIds.map(String)],
   );
   return rows.map((row) => ({
     id: BigInt(row.id),
@@ -53,8 +82,17 @@ export async function readPublishable(sql: Sql, limit: number): Promise<OutboxMe
   }));
 }
 
-export async function markPublished(sql: Sql, messages: OutboxMessage[]): Promise<void> {
-  await sql.query("UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])", [messages.map((m) => m.id.toString())]);
+/**
+ * Marks the last published rows and commits the drain, in one round trip. The ids are bigints
+ * written into the statement (a simple query of two statements takes no parameters).
+ */
+export async function markAndCommit(client: pg.PoolClient, markIds: readonly bigint[]): Promise<void> {
+  if (markIds.length === 0) {
+    await client.query("COMMIT");
+    return;
+  }
+  const ids = markIds.map((id) => BigInt(id).toString()).join(",");
+  await client.query(`UPDATE outbox_events SET published_at = clock_timestamp() WHERE id = ANY('{${ids}}'::bigint[]); COMMIT`);
 }
 
 /** Moves a row from the outbox to `outbox_dead_letters` with the error that refused it. */

@@ -63,6 +63,8 @@ export class RecordingPublisher implements EventPublisher {
   failing = false;
   poison: (message: OutboxMessage) => boolean = () => false;
   maxCallBytes = Infinity;
+  /** The receiver's count limit per call, which the relay must respect. */
+  maxMessagesPerCall?: number;
   /** Makes every call take this long (so two relays overlap). */
   delayMs = 0;
   /** While set, every call waits for it (a publish call that hangs). */
@@ -74,6 +76,7 @@ export class RecordingPublisher implements EventPublisher {
     if (this.hold) await this.hold;
     if (this.failing) throw new Error("broker down");
     if (Buffer.byteLength(JSON.stringify(messages.map((m) => m.payload))) > this.maxCallBytes) throw new Rejected("payload_too_large");
+    if (messages.length > (this.maxMessagesPerCall ?? Infinity)) throw new Rejected("too_many_messages");
     const bad = messages.find((m) => this.poison(m));
     if (bad) throw new Rejected(`validation_failed: event ${bad.eventId} is invalid`);
     this.published.push(...messages);

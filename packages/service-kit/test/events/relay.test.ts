@@ -27,12 +27,26 @@ beforeEach(async () => {
 describe("OutboxRelay", () => {
   it("publishes in insertion order, in batches, and marks what the publisher acknowledged", async () => {
     const ids = [await insertEvent(), await insertEvent(), await insertEvent()];
-    expect(await relay.drainOnce()).toBe(2);
-    expect(await relay.drainOnce()).toBe(1);
+    expect(await relay.drainOnce()).toBe(3);
     expect(await relay.drainOnce()).toBe(0);
     expect(publisher.published.map((m) => m.eventId)).toEqual(ids);
+    // One publish call per batch read (batchSize 2): the second batch is the short one that ends the drain.
+    expect(publisher.calls.map((call) => call.map((m) => m.eventId))).toEqual([ids.slice(0, 2), ids.slice(2)]);
     const { rows } = await pool.query("SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL");
     expect(rows[0].n).toBe(0);
+  });
+
+  it("stops a drain at maxDrainRows, commits its marks, and the next drain goes on after them", async () => {
+    relay = new OutboxRelay({ pool, publisher, log: pino({ level: "silent" }), batchSize: 2, maxDrainRows: 4 });
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await insertEvent());
+    expect(await relay.drainOnce()).toBe(4);
+    const { rows } = await pool.query<{ event_id: string }>("SELECT event_id FROM outbox_events WHERE published_at IS NOT NULL ORDER BY id");
+    expect(rows.map((r) => r.event_id)).toEqual(ids.slice(0, 4));
+    expect(await relay.drainOnce()).toBe(3);
+    expect(await relay.drainOnce()).toBe(0);
+    expect(publisher.published.map((m) => m.eventId)).toEqual(ids);
+    expect(publisher.calls.map((call) => call.length)).toEqual([2, 2, 2, 1]);
   });
 
   it("marks nothing when publishing fails, and delivers the same events once it works again", async () => {
