@@ -156,6 +156,25 @@ export function isRefusedRecordError(err: unknown): boolean {
 }
 
 /**
+ * Errors by which the broker says this producer's idempotence state is gone or out of step: a
+ * broker restarted (or a partition moved) while a send was in flight. kafkajs keeps the
+ * producer's id and sequence numbers and retries with them for ever (the reliability suite saw
+ * "out of order sequence number" every 10 s for minutes after a broker restart); only a new
+ * producer, with a new id, gets through.
+ */
+const PRODUCER_STATE_ERRORS = new Set(["OUT_OF_ORDER_SEQUENCE_NUMBER", "UNKNOWN_PRODUCER_ID", "INVALID_PRODUCER_EPOCH", "INVALID_PRODUCER_ID_MAPPING"]);
+
+/** True for a kafkajs error (or one it wraps) that only a new producer gets past. */
+export function isProducerStateError(err: unknown): boolean {
+  for (let current: unknown = err, depth = 0; current && depth < 4; depth++) {
+    const { type } = current as { type?: unknown };
+    if (typeof type === "string" && PRODUCER_STATE_ERRORS.has(type)) return true;
+    current = (current as { cause?: unknown; originalError?: unknown }).cause ?? (current as { originalError?: unknown }).originalError;
+  }
+  return false;
+}
+
+/**
  * Publishes outbox batches with an idempotent producer, acks from all in-sync replicas and
  * one request in flight (kafkajs loses or reorders messages with more: see the pitfalls notes).
  * One `sendBatch` per relay batch: sending message by message is ten times slower. Events the
@@ -163,16 +182,21 @@ export function isRefusedRecordError(err: unknown): boolean {
  */
 export class KafkaPublisher implements EventPublisher {
   readonly name = "kafka";
-  private readonly producer: Producer;
-  private readonly sender: ReturnType<typeof checkedProducer>;
+  private producer!: Producer;
+  private sender!: ReturnType<typeof checkedProducer>;
   private connected: Promise<void> | null = null;
 
   constructor(
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     private readonly options: { deadLetterTopic?: string } = {},
   ) {
-    this.sender = checkedProducer(kafka, { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+    this.newProducer();
+  }
+
+  private newProducer(): void {
+    this.sender = checkedProducer(this.kafka, { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
     this.producer = this.sender.producer;
+    this.connected = null;
   }
 
   private connect(): Promise<void> {
@@ -181,6 +205,25 @@ export class KafkaPublisher implements EventPublisher {
       throw err;
     });
     return this.connected;
+  }
+
+  /**
+   * Sends through the current producer; when the broker no longer knows its idempotence state,
+   * the producer is replaced before the error goes up, so the relay's retry (the whole batch,
+   * nothing was marked) goes out under a new producer id. Copies the old one had written are
+   * stored once by event id.
+   */
+  private async send(batch: ProducerBatch): Promise<void> {
+    try {
+      await this.sender.sendBatch(batch);
+    } catch (err) {
+      if (isProducerStateError(err)) {
+        const stale = this.producer;
+        this.newProducer();
+        await stale.disconnect().catch(() => {});
+      }
+      throw err;
+    }
   }
 
   async publish(messages: OutboxMessage[]): Promise<void> {
@@ -203,7 +246,7 @@ export class KafkaPublisher implements EventPublisher {
       byTopic.set(m.topic, batch);
     });
     try {
-      await this.sender.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, batch]) => ({ topic, messages: batch })) });
+      await this.send({ acks: -1, topicMessages: [...byTopic].map(([topic, batch]) => ({ topic, messages: batch })) });
     } catch (err) {
       for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
       throw err;
@@ -228,7 +271,7 @@ export class KafkaPublisher implements EventPublisher {
       originalTopic: message.topic,
       eventId: message.eventId,
     });
-    await this.sender.sendBatch({ acks: -1, topicMessages: [{ topic: this.options.deadLetterTopic, messages: [letter] }] });
+    await this.send({ acks: -1, topicMessages: [{ topic: this.options.deadLetterTopic, messages: [letter] }] });
   }
 
   async close(): Promise<void> {
