@@ -1,18 +1,18 @@
 // `npm run bench`: every benchmark of the project, one process each (so one's load, memory and
 // leftovers cannot colour the next), then bench/report.md and bench/report.json from what each
-// saved. BENCH_ONLY=a,b runs some of them (file names without .bench.ts); the report then holds
-// only those. Exit code 1 if a benchmark failed to run or missed its pass/fail goal.
+// saved. BENCH_ONLY=a,b runs some of them again (file names without .bench.ts); the report keeps
+// the other sections of earlier runs, each with the time it was measured. Exit code 1 if a benchmark failed to run or missed its pass/fail goal.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { RESULTS_DIR } from "./report";
 
-const BENCHES = ["gateway-vs-service", "prisma-vs-pg", "audit-pipeline", "login", "ledger", "cold-start"];
+const BENCHES = ["gateway-vs-service", "prisma-vs-pg", "audit-pipeline", "login", "ledger", "cold-start", "reliability"];
 const only = process.env["BENCH_ONLY"]?.split(",").map((name) => name.trim());
 const here = fileURLToPath(new URL("./", import.meta.url));
 
-await rm(RESULTS_DIR, { recursive: true, force: true });
+if (!only) await rm(RESULTS_DIR, { recursive: true, force: true });
 const failed: string[] = [];
 for (const name of BENCHES.filter((bench) => !only || only.includes(bench))) {
   console.log(`\n=== ${name} ===`);

@@ -5,7 +5,7 @@ import { availableParallelism, cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { RESULTS_DIR, ratioOf, type BenchSection } from "./report";
 
-const ORDER = ["gateway-overhead", "prisma-vs-pg", "audit-pipeline", "cold-start", "login", "ledger"];
+const ORDER = ["gateway-overhead", "prisma-vs-pg", "audit-pipeline", "cold-start", "login", "ledger", "reliability"];
 
 const names = (await readdir(RESULTS_DIR).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
 const sections = await Promise.all(
@@ -28,7 +28,15 @@ const lines = [
   "Every ratio is against a baseline measured in the same run; absolute figures depend on the machine and are context only.",
 ];
 for (const section of report.sections) {
-  lines.push("", `## ${section.title}`, "", section.method, "", "| figure | value | baseline | ratio | goal |", "| --- | ---: | --- | ---: | --- |");
+  lines.push(
+    "",
+    `## ${section.title}`,
+    "",
+    `${section.method} Measured ${section.measuredAt}.`,
+    "",
+    "| figure | value | baseline | ratio | goal |",
+    "| --- | ---: | --- | ---: | --- |",
+  );
   for (const figure of section.figures) {
     const baseline = figure.baseline ? `${figure.baseline.name}: ${number(figure.baseline.value)} ${figure.unit}` : "";
     const ratio = figure.ratio === null ? "" : `${figure.ratio.toFixed(2)}x`;
