@@ -23,47 +23,44 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === "P2002" || code === "23505" || rawQueryCodeOf(err) === "23505";
 }
 
-/**
- * P2028: an interactive transaction found no connection within its maxWait, or outlived its
- * timeout (rolled back either way): the database is saturated, and a retry after a moment is
- * the right answer, not a 500.
- */
-const UNAVAILABLE_CODES = new Set([
-  "P1001",
-  "P1002",
-  "P1017",
-  "P2028",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "57P01",
-  "57P03",
-  "08006",
-  "08001",
-  "3D000",
-  "P1003",
-]);
+const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001", "3D000", "P1003"]);
 
 /** The driver adapter's names for the same failures (`meta.driverAdapterError.cause.kind`), e.g. a refused connection. */
 const UNAVAILABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "DatabaseDoesNotExist", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+
+/** A driver adapter error's own PostgreSQL code, whatever Prisma code wraps it (a raw query's P2010 or another). */
+function adapterOriginalCodeOf(err: unknown): string | undefined {
+  const code = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta?.driverAdapterError?.cause?.originalCode;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * P2028 is Prisma's transaction API error at large; only its "no connection within maxWait" case
+ * means a saturated database (a retry after a moment is the answer). The others (a transaction
+ * past its timeout, one used after it ended) are bugs, and stay 500s.
+ */
+function isTransactionStartTimeout(err: unknown): boolean {
+  return codeOf(err) === "P2028" && err instanceof Error && /Unable to start a transaction in the given time/i.test(err.message);
+}
 
 function adapterKindOf(err: unknown): string | undefined {
   const kind = (err as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } }).meta?.driverAdapterError?.cause?.kind;
   return typeof kind === "string" ? kind : undefined;
 }
 
-/** The database could not be reached, went away, does not exist (yet) or is saturated: the service is unavailable, not broken. */
+/** The database could not be reached, went away, does not exist (yet) or has no connection free: the service is unavailable, not broken. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let current: unknown = err, depth = 0; current && depth < 5; depth++) {
     const code = codeOf(current);
     if (code && UNAVAILABLE_CODES.has(code)) return true;
-    const raw = rawQueryCodeOf(current);
+    const raw = rawQueryCodeOf(current) ?? adapterOriginalCodeOf(current);
     if (raw && UNAVAILABLE_CODES.has(raw)) return true;
+    if (isTransactionStartTimeout(current)) return true;
     const kind = adapterKindOf(current);
     if (kind && UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
     if (
       current instanceof Error &&
-      /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command/i.test(
+      /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection due to administrator command|connection error and is not queryable/i.test(
         current.message,
       )
     )

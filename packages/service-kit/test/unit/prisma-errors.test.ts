@@ -43,5 +43,10 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(new Error("the database system is shutting down"))).toBe(true);
     expect(isDatabaseUnavailable(new Error("terminating connection due to administrator command"))).toBe(true);
     expect(isDatabaseUnavailable({ code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "23505" } } } })).toBe(false);
+    // Not only a raw query's: any Prisma error carrying the adapter's code.
+    expect(isDatabaseUnavailable({ code: "P2037", meta: { driverAdapterError: { cause: { originalCode: "57P01" } } } })).toBe(true);
+    expect(isDatabaseUnavailable(new Error("the database system is not yet accepting connections"))).toBe(true);
+    // pg's own words for a pooled client whose server went away mid-transaction (finance, in the same restart).
+    expect(isDatabaseUnavailable(new Error("Client has encountered a connection error and is not queryable"))).toBe(true);
   });
 });
