@@ -424,7 +424,7 @@ describe("transfer candidates in one currency", () => {
 });
 
 describe("proposing matched transfers", () => {
-  it("records the pairs in one go, skipping a pair a transfer made meanwhile has a side of, and gives only the recorded ones their kinds", async () => {
+  it("records the pairs in one go, skipping a pair a transfer made meanwhile has a side of or whose entry is gone, and gives only the recorded ones their kinds", async () => {
     const familyId = randomUUID();
     const [checking, brokerage] = [randomUUID(), randomUUID()];
     await finance.db.$executeRaw`
@@ -449,7 +449,11 @@ describe("proposing matched transfers", () => {
     const other = await entry(brokerage, -1001);
     await finance.db.transfer.create({ data: { familyId, outflowEntryId: pairs[1]!.outflowId, inflowEntryId: other, status: "confirmed" } });
 
-    expect(await createTransferMatchQueries(finance.db).proposeAll(familyId, pairs)).toBe(2);
+    // And the third pair's inflow was deleted meanwhile: its pair is left out, the rest recorded.
+    const gone = { outflowId: await entry(checking, 2000), inflowId: await entry(brokerage, -2000), outflowKind: "investment_contribution" as const };
+    await finance.db.entry.delete({ where: { id: gone.inflowId } });
+    expect(await createTransferMatchQueries(finance.db).proposeAll(familyId, [...pairs, gone])).toBe(2);
+    expect((await finance.db.entry.findUniqueOrThrow({ where: { id: gone.outflowId } })).transactionKind).toBe("standard");
     const rows = await finance.db.entry.findMany({ where: { familyId }, select: { id: true, transactionKind: true, categoryId: true } });
     const byId = new Map(rows.map((row) => [row.id, row]));
     for (const index of [0, 2]) {

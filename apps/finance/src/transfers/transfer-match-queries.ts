@@ -203,8 +203,20 @@ export function createTransferMatchQueries(db: FinanceDb) {
     proposeAll(familyId: string, pairs: ProposedPair[]): Promise<number> {
       if (pairs.length === 0) return Promise.resolve(0);
       return db.$transaction(async (tx) => {
+        // One matcher of a family records at a time: two account syncs inserting overlapping
+        // pairs in different orders would otherwise deadlock on the unique sides.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transfer-match'), hashtext(${familyId}))`;
+        // Both sides still there (and held until commit): an entry deleted since the candidates
+        // were read leaves its pair out instead of failing the batch on the foreign key.
+        const present = new Set(
+          (
+            await tx.$queryRaw<{ id: string }[]>`
+              SELECT id FROM entries WHERE id = ANY(${pairs.flatMap((pair) => [pair.outflowId, pair.inflowId])}::uuid[]) FOR KEY SHARE`
+          ).map((row) => row.id),
+        );
+        const kept = pairs.filter((pair) => present.has(pair.outflowId) && present.has(pair.inflowId));
         const created = await tx.transfer.createManyAndReturn({
-          data: pairs.map((pair) => ({ familyId, inflowEntryId: pair.inflowId, outflowEntryId: pair.outflowId, status: "pending" as const })),
+          data: kept.map((pair) => ({ familyId, inflowEntryId: pair.inflowId, outflowEntryId: pair.outflowId, status: "pending" as const })),
           skipDuplicates: true,
           select: { outflowEntryId: true, inflowEntryId: true },
         });

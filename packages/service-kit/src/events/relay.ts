@@ -295,7 +295,8 @@ export class OutboxRelay {
       let handled = 0;
       try {
         handled = await this.drainOnce();
-        if (handled === 0 && Date.now() - this.lastPurgeAt > PURGE_INTERVAL_MS) await this.purgePublished();
+        // By the clock, not after an empty drain: under steady traffic a drain is never empty.
+        if (Date.now() - this.lastPurgeAt > PURGE_INTERVAL_MS) await this.purgePublished();
         if (backoff > 0) this.options.log.info({ publisher: this.options.publisher.name }, "outbox relay recovered");
         backoff = 0;
       } catch (err) {

@@ -20,12 +20,18 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  * turns into a client error and the service client into `service_unavailable`.
  */
 export function createKeepAliveFetch(timeoutMs: number, maxResponseBytes = MAX_RESPONSE_BYTES) {
-  const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+  // Idle sockets close after 4 s, before the services' 5 s keep-alive does (as undici did): a call
+  // never goes out on a socket the other side is closing.
+  const agents = { "http:": new http.Agent({ keepAlive: true, timeout: 4_000 }), "https:": new https.Agent({ keepAlive: true, timeout: 4_000 }) };
   const fetch = (url: string | URL, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal | null } = {}) =>
     new Promise<MinimalResponse>((resolve, reject) => {
       const target = typeof url === "string" ? new URL(url) : url;
       const agent = target.protocol === "https:" ? agents["https:"] : agents["http:"];
       const transport = target.protocol === "https:" ? https : http;
+      if (init.signal?.aborted) {
+        reject(new Error("the call was aborted"));
+        return;
+      }
       const request = transport.request(target, { method: init.method ?? "GET", headers: init.headers, agent });
       let settled = false;
       const fail = (err: Error) => {

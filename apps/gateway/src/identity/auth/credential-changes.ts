@@ -32,7 +32,12 @@ export function createCredentialChangeFeed(options: {
   let delayMs = 100;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: options.databaseUrl, application_name: "gateway-credential-feed", keepAlive: true });
+    const next = new pg.Client({
+      connectionString: options.databaseUrl,
+      application_name: "gateway-credential-feed",
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     let lost = false;
     let beat: NodeJS.Timeout | undefined = undefined; // set once listening; read by onLost before that
     const onLost = (err?: Error) => {
@@ -41,7 +46,13 @@ export function createCredentialChangeFeed(options: {
       clearInterval(beat);
       options.onLive(false);
       next.removeAllListeners("notification");
-      void next.end().catch(() => {});
+      // A connection that died in silence never answers the goodbye: its socket is destroyed.
+      const ending = setTimeout(() => (next as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy(), 1_000);
+      ending.unref();
+      void next
+        .end()
+        .catch(() => {})
+        .finally(() => clearTimeout(ending));
       if (client === next) client = undefined;
       if (stopped) return;
       options.log.warn({ err }, "credential change feed lost; authenticating from the database until it is back");
