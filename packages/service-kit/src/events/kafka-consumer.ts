@@ -1,11 +1,11 @@
 import { SpanKind, context, propagation, trace, type Link } from "@opentelemetry/api";
-import type { Admin, Consumer, EachBatchPayload, IHeaders, Kafka, Message, Producer } from "kafkajs";
+import type { Admin, Consumer, EachBatchPayload, IHeaders, Kafka, Message } from "kafkajs";
 import type { Logger } from "pino";
 import { consumedMessagesTotal, consumerDeadLetteredTotal, lagOf, registerConsumerLag, type LagLabel } from "../metrics/kafka";
 import { sharedRead, type Sample } from "../metrics/registry";
 import { MAX_DEAD_LETTER_VALUE_BYTES, deadLetterMessage } from "./dead-letter-record";
 import type { KafkaTopicSettings } from "../kafka-topics";
-import { checkedProducer, ensureTopics } from "./kafka";
+import { ReplaceableProducer, ensureTopics } from "./kafka";
 
 const tracer = trace.getTracer("@hearth/service-kit/kafka");
 
@@ -211,25 +211,18 @@ export function chunkMessages(messages: Message[], maxBytes: number): Message[][
 
 /** Produces dead letters with a producer of its own, connected on first use. */
 class DeadLetterProducer {
-  private readonly producer: Producer;
-  private readonly sender: ReturnType<typeof checkedProducer>;
-  private connected: Promise<void> | null = null;
+  private readonly producer: ReplaceableProducer;
 
   constructor(
     kafka: Kafka,
     readonly topic: string,
   ) {
-    // Through checkedProducer: a dead letter kafkajs drops mid-failover fails the batch, which comes back.
-    this.sender = checkedProducer(kafka, { idempotent: true, maxInFlightRequests: 1 });
-    this.producer = this.sender.producer;
+    // Checked sends: a dead letter kafkajs drops mid-failover fails the batch, which comes back;
+    // replaced after a broker forgot it, as the relay's is.
+    this.producer = new ReplaceableProducer(kafka, {});
   }
 
   async send(letters: { message: ConsumedMessage; error: string }[]): Promise<void> {
-    this.connected ??= this.producer.connect().catch((err: unknown) => {
-      this.connected = null;
-      throw err;
-    });
-    await this.connected;
     const messages = letters.map(({ message, error }) =>
       deadLetterMessage({
         source: "audit-consumer",
@@ -245,11 +238,11 @@ class DeadLetterProducer {
     // A whole refused batch (up to the fetch size, ~1 MB, plus headers) in one request could pass the
     // broker's limit and be refused each time the batch comes back: send at most ~512 KiB per request.
     for (const chunk of chunkMessages(messages, MAX_DEAD_LETTER_VALUE_BYTES))
-      await this.sender.sendBatch({ acks: -1, topicMessages: [{ topic: this.topic, messages: chunk }] });
+      await this.producer.send({ acks: -1, topicMessages: [{ topic: this.topic, messages: chunk }] });
   }
 
   async close(): Promise<void> {
-    if (this.connected) await this.producer.disconnect().catch(() => {});
+    await this.producer.close();
   }
 }
 
@@ -275,22 +268,29 @@ async function processBatch(
   const parent = propagation.extract(context.active(), messages[0]?.headers ?? {});
   const attributes = { "messaging.system": "kafka", "messaging.destination.name": batch.topic, "messaging.batch.message_count": messages.length };
   const refused: { message: ConsumedMessage; error: string }[] = [];
-  await tracer.startActiveSpan(`${batch.topic} process`, { kind: SpanKind.CONSUMER, links, attributes }, parent, async (span) => {
-    try {
-      await options.handleBatch(messages, (message, error) => void refused.push({ message, error }));
-    } finally {
-      span.end();
+  // kafkajs sends no heartbeat while a batch is handled: one a second keeps the member in its
+  // group (10 s session) through a slow store or a dead-letter send retrying a failover.
+  const beating = setInterval(() => void heartbeat().catch(() => {}), 1_000);
+  try {
+    await tracer.startActiveSpan(`${batch.topic} process`, { kind: SpanKind.CONSUMER, links, attributes }, parent, async (span) => {
+      try {
+        await options.handleBatch(messages, (message, error) => void refused.push({ message, error }));
+      } finally {
+        span.end();
+      }
+    });
+    if (refused.length > 0) {
+      if (deadLetters) await deadLetters.send(refused);
+      consumerDeadLetteredTotal.inc({ group: options.groupId, topic: batch.topic }, refused.length);
+      for (const { message, error } of refused) {
+        options.log.error(
+          { topic: message.topic, partition: message.partition, offset: message.offset, key: message.key, event_id: message.headers["event-id"], error },
+          deadLetters ? `message dead-lettered to ${deadLetters.topic}` : "message skipped: it can never be handled",
+        );
+      }
     }
-  });
-  if (refused.length > 0) {
-    if (deadLetters) await deadLetters.send(refused);
-    consumerDeadLetteredTotal.inc({ group: options.groupId, topic: batch.topic }, refused.length);
-    for (const { message, error } of refused) {
-      options.log.error(
-        { topic: message.topic, partition: message.partition, offset: message.offset, key: message.key, event_id: message.headers["event-id"], error },
-        deadLetters ? `message dead-lettered to ${deadLetters.topic}` : "message skipped: it can never be handled",
-      );
-    }
+  } finally {
+    clearInterval(beating);
   }
   resolveOffset(last.offset);
   // With autoCommit off, commitOffsetsIfNecessary() without offsets commits nothing (kafkajs 2):

@@ -175,59 +175,77 @@ export function isProducerStateError(err: unknown): boolean {
 }
 
 /**
- * Publishes outbox batches with an idempotent producer, acks from all in-sync replicas and
- * one request in flight (kafkajs loses or reorders messages with more: see the pitfalls notes).
- * One `sendBatch` per relay batch: sending message by message is ten times slower. Events the
- * relay dead-letters also go to `deadLetterTopic`, when there is one.
+ * An idempotent producer (acks from all in-sync replicas, one request in flight, every send
+ * checked by checkedProducer) that is replaced when the broker no longer knows its idempotence
+ * state: the failed send's error goes up (its caller sends the batch again, nothing was
+ * acknowledged) and the next send goes out under a new producer id. Copies the old one had
+ * written are stored once by event id.
  */
-export class KafkaPublisher implements EventPublisher {
-  readonly name = "kafka";
+export class ReplaceableProducer {
   private producer!: Producer;
   private sender!: ReturnType<typeof checkedProducer>;
   private connected: Promise<void> | null = null;
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly options: { deadLetterTopic?: string } = {},
+    private readonly config: ProducerConfig,
   ) {
-    this.newProducer();
+    this.renew();
   }
 
-  private newProducer(): void {
-    this.sender = checkedProducer(this.kafka, { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+  private renew(): void {
+    this.sender = checkedProducer(this.kafka, { idempotent: true, maxInFlightRequests: 1, ...this.config });
     this.producer = this.sender.producer;
     this.connected = null;
   }
 
   private connect(): Promise<void> {
-    this.connected ??= this.producer.connect().catch((err: unknown) => {
-      this.connected = null;
+    // A failed connect is forgotten, unless the producer was replaced meanwhile.
+    const connecting: Promise<void> = this.producer.connect().catch((err: unknown) => {
+      if (this.connected === connecting) this.connected = null;
       throw err;
     });
-    return this.connected;
+    this.connected = connecting;
+    return connecting;
   }
 
-  /**
-   * Sends through the current producer; when the broker no longer knows its idempotence state,
-   * the producer is replaced before the error goes up, so the relay's retry (the whole batch,
-   * nothing was marked) goes out under a new producer id. Copies the old one had written are
-   * stored once by event id.
-   */
-  private async send(batch: ProducerBatch): Promise<void> {
+  async send(batch: ProducerBatch): Promise<void> {
+    await (this.connected ?? this.connect());
     try {
       await this.sender.sendBatch(batch);
     } catch (err) {
       if (isProducerStateError(err)) {
         const stale = this.producer;
-        this.newProducer();
+        this.renew();
         await stale.disconnect().catch(() => {});
       }
       throw err;
     }
   }
 
+  async close(): Promise<void> {
+    if (this.connected) await this.producer.disconnect().catch(() => {});
+  }
+}
+
+/**
+ * Publishes outbox batches through a ReplaceableProducer (kafkajs loses or reorders messages with
+ * more than one request in flight: see the pitfalls notes). One send per relay batch: sending
+ * message by message is ten times slower. Events the relay dead-letters also go to
+ * `deadLetterTopic`, when there is one.
+ */
+export class KafkaPublisher implements EventPublisher {
+  readonly name = "kafka";
+  private readonly producer: ReplaceableProducer;
+
+  constructor(
+    kafka: Kafka,
+    private readonly options: { deadLetterTopic?: string } = {},
+  ) {
+    this.producer = new ReplaceableProducer(kafka, { allowAutoTopicCreation: true });
+  }
+
   async publish(messages: OutboxMessage[]): Promise<void> {
-    await this.connect();
     // One producer span per event, in the trace of the request that wrote it (its stored
     // traceparent); the message carries the span's own context on to the consumer.
     const spans = messages.map((m) =>
@@ -246,7 +264,7 @@ export class KafkaPublisher implements EventPublisher {
       byTopic.set(m.topic, batch);
     });
     try {
-      await this.send({ acks: -1, topicMessages: [...byTopic].map(([topic, batch]) => ({ topic, messages: batch })) });
+      await this.producer.send({ acks: -1, topicMessages: [...byTopic].map(([topic, batch]) => ({ topic, messages: batch })) });
     } catch (err) {
       for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
       throw err;
@@ -261,7 +279,6 @@ export class KafkaPublisher implements EventPublisher {
 
   async publishDeadLetter(message: OutboxMessage, error: string): Promise<void> {
     if (!this.options.deadLetterTopic) return;
-    await this.connect();
     const letter = deadLetterMessage({
       source: "outbox-relay",
       key: message.key,
@@ -271,10 +288,10 @@ export class KafkaPublisher implements EventPublisher {
       originalTopic: message.topic,
       eventId: message.eventId,
     });
-    await this.send({ acks: -1, topicMessages: [{ topic: this.options.deadLetterTopic, messages: [letter] }] });
+    await this.producer.send({ acks: -1, topicMessages: [{ topic: this.options.deadLetterTopic, messages: [letter] }] });
   }
 
   async close(): Promise<void> {
-    if (this.connected) await this.producer.disconnect();
+    await this.producer.close();
   }
 }
