@@ -14,6 +14,7 @@ import { MIGRATIONS_DIR as NOTIFICATIONS_MIGRATIONS, createNotificationsDb } fro
 import { KafkaTopicEnvSchema, createLogger, kafkaTopicSettingsOf, listen, loadConfig, type LogDestination, type RunningServer } from "@hearth/service-kit";
 import { applyMigrations } from "@hearth/service-kit/migrations";
 import { createFreshDatabases } from "@hearth/test-kit";
+import { startGroupAtEnd } from "./consumer-group-at-end";
 
 export interface StartSystemOptions {
   /** Admin URL of the PostgreSQL server; five fresh databases are created on it. */
@@ -96,6 +97,9 @@ export async function startSystem(options: StartSystemOptions) {
     notifications: createNotificationsDb(urls.notifications),
     audit: createAuditDb(urls.audit),
   };
+  // A group of the test's own, starting at the topics' end (one a test names keeps its offsets).
+  const auditGroupId = options.auditConsumerGroupId ?? `hearth-audit-test-${randomBytes(4).toString("hex")}`;
+  if (options.kafkaBrokers && !options.auditConsumerGroupId) await startGroupAtEnd(options.kafkaBrokers, auditGroupId);
   const services = {
     finance: new ServiceHandle("finance", createFinanceService({ db: db.finance, log, internalAuthSecret, ledgerImport: options.ledgerImport ?? false })),
     chat: new ServiceHandle("chat", createChatService({ db: db.chat, log, internalAuthSecret })),
@@ -108,7 +112,7 @@ export async function startSystem(options: StartSystemOptions) {
         internalAuthSecret,
         kafkaBrokers: options.kafkaBrokers,
         kafkaTopicSettings: kafkaTopicSettingsOf(loadConfig(KafkaTopicEnvSchema, options.kafkaEnv ?? {})),
-        consumerGroupId: options.auditConsumerGroupId ?? `hearth-audit-test-${randomBytes(4).toString("hex")}`,
+        consumerGroupId: auditGroupId,
       }),
     ),
   };
