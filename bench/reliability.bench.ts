@@ -7,21 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { readFile, readdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import type { ScenarioFigures } from "@hearth/reliability/figures";
 import { saveSection, type BenchFigure } from "./report";
-
-interface ScenarioFigures {
-  scenario: string;
-  mode: "short" | "full";
-  requestsSent: number;
-  requestsSucceeded: number;
-  requestsPerSecond: number;
-  statuses: Record<string, number>;
-  eventsProduced: number;
-  stored: number;
-  lost: number;
-  doubled: number;
-  recoverySeconds: number | null;
-}
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const results = `${root}packages/reliability/results/`;
