@@ -2,8 +2,9 @@ const XID_SPACE = 2n ** 32n;
 const HALF_XID_SPACE = 2n ** 31n;
 
 /**
- * The transaction id below which every outbox row is final: `nextXid` (the first id not yet
- * assigned, read first) lowered to the oldest transaction of this database still running
+ * The transaction id below which every outbox row is final: `nextXid` (the snapshot's xmax, read
+ * first: one past the latest completed xid, so at or below the next id to be assigned; every
+ * xid below it had been assigned) lowered to the oldest transaction of this database still running
  * (`runningXids`, 32-bit xids from pg_stat_activity, read after it). A row whose txid is below
  * the horizon belongs to a transaction that had ended when the horizon was taken, so no row
  * with a lower id can still commit after it: the relay may read the rows below it in several

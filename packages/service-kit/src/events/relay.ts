@@ -127,6 +127,9 @@ export class OutboxRelay {
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.retainPublishedMs = options.retainPublishedMs ?? 7 * 24 * 3600_000;
     this.claimTimeoutMs = options.claimTimeoutMs ?? 120_000;
+    // Written into the drain's SET LOCAL: anything but a positive finite number would fail every drain.
+    if (!Number.isFinite(this.claimTimeoutMs) || this.claimTimeoutMs <= 0)
+      throw new Error(`claimTimeoutMs must be a positive number, not ${this.claimTimeoutMs}`);
     this.stallAfterMs = options.stallAfterMs ?? 60_000;
     this.stallCheckIntervalMs = options.stallCheckIntervalMs ?? 15_000;
   }

@@ -25,6 +25,12 @@ beforeEach(async () => {
 });
 
 describe("OutboxRelay", () => {
+  it("refuses a claim timeout that is not a positive number (it is written into every drain's SQL)", () => {
+    for (const claimTimeoutMs of [Number.NaN, Infinity, 0, -5]) {
+      expect(() => new OutboxRelay({ pool, publisher, log: pino({ level: "silent" }), claimTimeoutMs })).toThrow(/claimTimeoutMs must be a positive number/);
+    }
+  });
+
   it("publishes in insertion order, in batches, and marks what the publisher acknowledged", async () => {
     const ids = [await insertEvent(), await insertEvent(), await insertEvent()];
     expect(await relay.drainOnce()).toBe(3);
