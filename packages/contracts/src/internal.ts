@@ -11,11 +11,14 @@ export * from "./resources/ledger-import";
  * reachable with the internal secret (developer tools on the same machine).
  * `audit.events.ingest` is the delivery target of the outbox relay when no Kafka is configured.
  */
+/** Events one `audit.events.ingest` call takes at most (the relay splits larger batches). */
+export const AUDIT_INGEST_MAX_EVENTS = 500;
+
 export const internalProcedures = {
   audit: {
     "events.ingest": {
       actor: "none",
-      input: z.object({ events: z.array(AuditEventSchema).min(1).max(500) }),
+      input: z.object({ events: z.array(AuditEventSchema).min(1).max(AUDIT_INGEST_MAX_EVENTS) }),
       output: z.object({ stored: z.number().int().min(0), duplicates: z.number().int().min(0) }),
     },
   },

@@ -1,6 +1,4 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile, readlink } from "node:fs/promises";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -8,14 +6,7 @@ import { promisify } from "node:util";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const run = promisify(execFile);
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no free port");
-  return address.port;
-}
+export { freePort } from "@hearth/test-kit";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,19 +19,7 @@ export async function until(condition: () => boolean | Promise<boolean>, timeout
   }
 }
 
-/** The pid of an app `npm start` runs on `dataDir`: the process in apps/<app> with that data directory in its environment. */
-export async function pidOf(app: string, dataDir: string): Promise<number> {
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if ((await readlink(`/proc/${entry}/cwd`)) !== path.join(ROOT, "apps", app)) continue;
-      if ((await readFile(`/proc/${entry}/environ`, "utf8")).split("\0").includes(`HEARTH_DATA_DIR=${dataDir}`)) return Number(entry);
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  throw new Error(`no ${app} process of the npm start on ${dataDir}`);
-}
+export { pidOfStartedApp as pidOf } from "@hearth/test-kit";
 
 /** GET `url` answers 200 (a service's /ready). */
 export async function answersOk(url: string): Promise<boolean> {

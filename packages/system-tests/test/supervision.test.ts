@@ -1,10 +1,10 @@
 // `npm start` as a self-hosting household runs it: a crashed service is started again while the
 // rest keep serving, and its routes answer 503 with Retry-After meanwhile (issue 12, Supervision).
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmod, mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
-import { createServer } from "node:net";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, pidOfStartedApp } from "@hearth/test-kit";
 import { DEVICE, TEST_PASSWORD, apiClient, type ApiClient } from "../src";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -14,14 +14,6 @@ let supervisor: ChildProcess;
 let output = "";
 let api: ApiClient;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
-
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -30,19 +22,7 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs: num
   }
 }
 
-/** The pid of an app this npm start runs: the process with our data directory in its environment, in apps/<app>. */
-async function pidOf(app: string): Promise<number> {
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if ((await readlink(`/proc/${entry}/cwd`)) !== `${ROOT}apps/${app}`) continue;
-      if ((await readFile(`/proc/${entry}/environ`, "utf8")).split("\0").includes(`HEARTH_DATA_DIR=${dataDir}`)) return Number(entry);
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  throw new Error(`no ${app} process of this npm start`);
-}
+const pidOf = (app: string) => pidOfStartedApp(app, dataDir);
 
 beforeAll(async () => {
   base = await mkdtemp("/tmp/hearth-supervision-");

@@ -1,4 +1,5 @@
 export { startTestPostgres, type TestPostgres } from "./postgres";
+export { freePort, pidOfStartedApp } from "./processes";
 export { startTestKafka, type TestKafka } from "./kafka";
 export { createFreshDatabases, type FreshDatabases } from "./databases";
 export { kafkaBrokerControl, type KafkaBrokerControl } from "./kafka-broker-control";

@@ -1,25 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createServer } from "node:net";
 import { importEmbeddedPostgres } from "@hearth/dev-tools/embedded-postgres";
+import { freePort } from "./processes";
 
 export interface TestPostgres {
   /** A URL with rights to create and drop databases on the server tests use. */
   adminUrl: string;
   source: "DATABASE_URL" | "embedded";
   stop: () => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /**

@@ -1,9 +1,6 @@
-import { AppError, type AuditEvent, type ErrorCode } from "@hearth/contracts";
+import { AUDIT_INGEST_MAX_EVENTS, AppError, type AuditEvent, type ErrorCode } from "@hearth/contracts";
 import type { ServiceCall } from "../trpc/service-client";
 import type { EventPublisher, OutboxMessage } from "./relay";
-
-/** What the audit service's events.ingest takes in one call (its input schema's maximum). */
-export const AUDIT_INGEST_MAX_EVENTS = 500;
 
 /** The audit service's answers that refuse what a batch holds (an invalid event, a body too large): resending it can never work. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(["validation_failed", "payload_too_large", "bad_request"]);
