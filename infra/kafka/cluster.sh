@@ -114,41 +114,9 @@ EOF
 write_shared_files() {
   mkdir -p "$CLUSTER_DIR"
   touch "$MARKER"
-  cat >"$CLUSTER_DIR/log4j2.properties" <<'EOF'
-# Node logging: everything to node-N/logs/server.log (rolled at 20 MB, 3 kept).
-status = warn
-appender.file.type = RollingFile
-appender.file.name = file
-appender.file.fileName = ${sys:kafka.logs.dir}/server.log
-appender.file.filePattern = ${sys:kafka.logs.dir}/server.log.%i
-appender.file.layout.type = PatternLayout
-appender.file.layout.pattern = [%d] %p %m (%c)%n
-appender.file.policies.type = Policies
-appender.file.policies.size.type = SizeBasedTriggeringPolicy
-appender.file.policies.size.size = 20MB
-appender.file.strategy.type = DefaultRolloverStrategy
-appender.file.strategy.max = 3
-rootLogger.level = INFO
-rootLogger.appenderRef.file.ref = file
-logger.request.name = kafka.request.logger
-logger.request.level = WARN
-logger.state.name = state.change.logger
-logger.state.level = WARN
-EOF
-  cat >"$CLUSTER_DIR/tools-log4j2.properties" <<'EOF'
-status = error
-appender.err.type = Console
-appender.err.name = err
-appender.err.target = SYSTEM_ERR
-appender.err.layout.type = PatternLayout
-appender.err.layout.pattern = %p %m (%c)%n
-rootLogger.level = ERROR
-rootLogger.appenderRef.err.ref = err
-EOF
-  cat >"$CLUSTER_DIR/tools.properties" <<'EOF'
-request.timeout.ms=5000
-default.api.timeout.ms=10000
-EOF
+  # The same logging and tool settings as kafka.sh's single broker.
+  cp "$HERE/conf/broker-log4j2.properties" "$CLUSTER_DIR/log4j2.properties"
+  cp "$HERE/conf/tools-log4j2.properties" "$HERE/conf/tools.properties" "$CLUSTER_DIR/"
 }
 
 cluster_id() {
