@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { AuditCounts } from "./databases";
+import type { LoadResult } from "./load";
 import { FULL } from "./settings";
 
 const RESULTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "results");
@@ -49,3 +51,26 @@ export async function reportFigures(figures: Omit<ScenarioFigures, "mode">): Pro
 }
 
 export const seconds = (fromMs: number, toMs = Date.now()) => (toMs - fromMs) / 1000;
+
+/** The figures of a scenario whose load was audited requests answered 200 and whose store is the audit log. */
+export function auditedRunFigures(
+  scenario: string,
+  result: LoadResult,
+  counts: AuditCounts,
+  recoverySeconds: number | null,
+  details: Record<string, unknown>,
+): Omit<ScenarioFigures, "mode"> {
+  return {
+    scenario,
+    requestsSent: result.sent,
+    requestsSucceeded: result.tally.count(200),
+    requestsPerSecond: result.perSecond,
+    statuses: result.tally.counts,
+    eventsProduced: counts.produced,
+    stored: counts.storedDistinct,
+    lost: counts.lost,
+    doubled: counts.doubled,
+    recoverySeconds,
+    details: { storedRows: counts.storedRows, deadLettered: counts.deadLettered, ...details },
+  };
+}

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startRefreshLoad } from "../src/audited-load";
 import { auditCounts, databases, type Databases } from "../src/databases";
-import { reportFigures, seconds } from "../src/figures";
+import { auditedRunFigures, reportFigures, seconds } from "../src/figures";
 import { financeBooks, queueFullRecompute, startTransactionLoad } from "../src/finance-load";
 import { waitForHealthyStack } from "../src/health";
 import { answersOk, pidOf, until, whenTrue } from "../src/processes";
@@ -55,25 +55,13 @@ describeWithStack("a service SIGKILLed under load", (stack) => {
     const counts = await auditCounts(db, families);
     const log = await readFile(stack.npmStartLog, "utf8");
 
-    await reportFigures({
-      scenario: "audit-sigkill",
-      requestsSent: result.sent,
-      requestsSucceeded: result.tally.count(200),
-      requestsPerSecond: result.perSecond,
-      statuses: result.tally.counts,
-      eventsProduced: counts.produced,
-      stored: counts.storedDistinct,
-      lost: counts.lost,
-      doubled: counts.doubled,
-      recoverySeconds,
-      details: {
+    await reportFigures(
+      auditedRunFigures("audit-sigkill", result, counts, recoverySeconds, {
         producedAtKill: atKill.produced,
         storedAtKill: atKill.storedDistinct,
         auditBackSeconds: backAfter,
-        storedRows: counts.storedRows,
-        deadLettered: counts.deadLettered,
-      },
-    });
+      }),
+    );
 
     expect(log).toMatch(/audit exited unexpectedly \(killed by SIGKILL\); starting it again/);
     expect(atKill.produced - atKill.storedDistinct).toBeGreaterThan(0); // killed with events still to store

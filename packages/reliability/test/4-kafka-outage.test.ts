@@ -3,7 +3,7 @@
 // event reaches the audit store exactly once.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { auditCounts, databases, type Databases } from "../src/databases";
-import { reportFigures, seconds } from "../src/figures";
+import { auditedRunFigures, reportFigures, seconds } from "../src/figures";
 import { startRefreshLoad } from "../src/audited-load";
 import { sleep, whenTrue } from "../src/processes";
 import { CONCURRENCY, FULL, SCALE } from "../src/settings";
@@ -43,28 +43,16 @@ describeWithStack("Kafka stopped under load, then started", (stack) => {
     const counts = await auditCounts(db, families);
 
     const refreshed = result.tally.count(200);
-    await reportFigures({
-      scenario: "kafka-outage",
-      requestsSent: result.sent,
-      requestsSucceeded: refreshed,
-      requestsPerSecond: result.perSecond,
-      statuses: result.tally.counts,
-      eventsProduced: counts.produced,
-      stored: counts.storedDistinct,
-      lost: counts.lost,
-      doubled: counts.doubled,
-      recoverySeconds,
-      details: {
+    await reportFigures(
+      auditedRunFigures("kafka-outage", result, counts, recoverySeconds, {
         kafkaStopSeconds: seconds(stopping, stoppedAt),
         kafkaDownSeconds: seconds(stoppedAt, upAt),
         kafkaStartSeconds: seconds(starting, upAt),
         backlogAtRestart,
-        storedRows: counts.storedRows,
-        deadLettered: counts.deadLettered,
         refreshedEventsStored: counts.storedByType["auth.token.refreshed"] ?? 0,
         loadSeconds: result.seconds,
-      },
-    });
+      }),
+    );
 
     expect(result.tally.counts).toEqual({ "200": result.sent }); // the request path never needs the broker
     expect(backlogAtRestart).toBeGreaterThan(0);
