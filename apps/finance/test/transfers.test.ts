@@ -464,4 +464,34 @@ describe("proposing matched transfers", () => {
     expect(byId.get(pairs[1]!.inflowId)!.transactionKind).toBe("standard");
     expect(await finance.db.transfer.count({ where: { familyId, status: "pending" } })).toBe(2);
   });
+
+  it("records the same pairs proposed by three syncs at once, in different orders, once each", async () => {
+    const familyId = randomUUID();
+    const [checking, savings] = [randomUUID(), randomUUID()];
+    await finance.db.$executeRaw`
+      INSERT INTO accounts (id, family_id, name, account_type, classification, currency, updated_at)
+      VALUES (${checking}::uuid, ${familyId}::uuid, 'Checking', 'depository', 'asset', 'USD', now()),
+             (${savings}::uuid, ${familyId}::uuid, 'Savings', 'depository', 'asset', 'USD', now())`;
+    const ids = await finance.db.$queryRaw<{ id: string; amount_cents: bigint }[]>`
+      INSERT INTO entries (id, family_id, account_id, kind, date, name, amount_cents, currency, updated_at)
+      SELECT gen_random_uuid(), ${familyId}::uuid, CASE WHEN g % 2 = 0 THEN ${checking}::uuid ELSE ${savings}::uuid END, 'transaction', '2026-03-01',
+             'x', CASE WHEN g % 2 = 0 THEN 1000 + g / 2 ELSE -(1000 + g / 2) END, 'USD', now()
+        FROM generate_series(0, 599) g
+      RETURNING id, amount_cents`;
+    const outflows = new Map(ids.filter((row) => row.amount_cents > 0n).map((row) => [row.amount_cents, row.id]));
+    const pairs = ids
+      .filter((row) => row.amount_cents < 0n)
+      .map((row) => ({ outflowId: outflows.get(-row.amount_cents)!, inflowId: row.id, outflowKind: "funds_movement" as const }));
+    const queries = createTransferMatchQueries(finance.db);
+    const recorded = await Promise.all([
+      queries.proposeAll(familyId, pairs),
+      queries.proposeAll(familyId, [...pairs].reverse()),
+      queries.proposeAll(
+        familyId,
+        pairs.filter((_, i) => i % 2 === 0),
+      ),
+    ]);
+    expect(recorded.reduce((sum, n) => sum + n, 0)).toBe(pairs.length);
+    expect(await finance.db.transfer.count({ where: { familyId } })).toBe(pairs.length);
+  });
 });

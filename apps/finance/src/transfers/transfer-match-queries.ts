@@ -211,7 +211,9 @@ export function createTransferMatchQueries(db: FinanceDb) {
         const present = new Set(
           (
             await tx.$queryRaw<{ id: string }[]>`
-              SELECT id FROM entries WHERE id = ANY(${pairs.flatMap((pair) => [pair.outflowId, pair.inflowId])}::uuid[]) FOR KEY SHARE`
+              SELECT id FROM entries
+               WHERE family_id = ${familyId}::uuid AND id = ANY(${pairs.flatMap((pair) => [pair.outflowId, pair.inflowId])}::uuid[])
+                 FOR KEY SHARE`
           ).map((row) => row.id),
         );
         const kept = pairs.filter((pair) => present.has(pair.outflowId) && present.has(pair.inflowId));
@@ -224,7 +226,9 @@ export function createTransferMatchQueries(db: FinanceDb) {
         const outflowsByKind = new Map<OutflowKind, string[]>();
         for (const { outflowEntryId } of created) {
           const kind = kindOf.get(outflowEntryId)!;
-          outflowsByKind.set(kind, [...(outflowsByKind.get(kind) ?? []), outflowEntryId]);
+          const ids = outflowsByKind.get(kind) ?? [];
+          ids.push(outflowEntryId);
+          outflowsByKind.set(kind, ids);
         }
         for (const [kind, ids] of outflowsByKind) await tx.entry.updateMany({ where: { id: { in: ids } }, data: { transactionKind: kind } });
         const inflows = created.map((transfer) => transfer.inflowEntryId);
