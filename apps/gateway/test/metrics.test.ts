@@ -84,10 +84,10 @@ describe("the gateway's /metrics", () => {
     // No API key needed, and no rate-limit headers: it is not an API route.
     const response = await fetch(`${guarded.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(response.headers.get("content-type")).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
     expect(response.headers.get("x-ratelimit-limit")).toBeNull();
     const text = await response.text();
-    expect(text).toContain("# TYPE http_requests_total counter");
+    expect(text).toContain("# TYPE http_requests counter");
     expect(text).toContain("# TYPE http_request_duration_seconds histogram");
     expect(text).toContain("nodejs_eventloop_lag_p99_seconds");
   });

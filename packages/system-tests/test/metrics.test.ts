@@ -9,7 +9,7 @@ const TOKEN = randomBytes(32).toString("hex");
 async function scrape(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(response.status).toBe(200);
-  expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+  expect(response.headers.get("content-type")).toMatch(/^application\/openmetrics-text/);
   return response.text();
 }
 

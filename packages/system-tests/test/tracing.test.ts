@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import { startTelemetry, type Telemetry } from "@hearth/service-kit/telemetry";
+import { metricsText } from "@hearth/service-kit";
 import { describeWithKafka, testPostgresAdminUrl } from "@hearth/test-kit";
 import { DEVICE, TEST_PASSWORD, apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
 
@@ -120,6 +121,19 @@ describe("one trace across gateway and finance", () => {
     const prismaSpans = spans.filter((span) => span.name.startsWith("prisma:"));
     expect(prismaSpans.length).toBeGreaterThan(0);
     expect(childrenOf(spans, serverSpan as ReadableSpan).some((span) => span.name.startsWith("prisma:"))).toBe(true);
+  });
+
+  it("puts the request's trace id on the gateway's and finance's duration buckets as their exemplar", async () => {
+    const traceId = "7d3a1e9b2c4f6a8d0e1f2a3b4c5d6e7f";
+    const res = await api.get("/api/v1/tags", { apiKey: user.readKey, headers: { traceparent: `00-${traceId}-1a2b3c4d5e6f7081-01` } });
+    expect(res.status).toBe(200);
+    // The system runs in this process: one registry, what either port's /metrics serves. The
+    // gateway observes when the response has closed, which may be just after the client has it.
+    await eventually(async () => {
+      const lines = (await metricsText()).body.split("\n").filter((line) => line.includes(`# {trace_id="${traceId}"}`));
+      expect(lines.some((line) => line.startsWith("http_request_duration_seconds_bucket{") && line.includes('route="/api/v1/tags"'))).toBe(true);
+      expect(lines.some((line) => line.startsWith("trpc_request_duration_seconds_bucket{") && line.includes('procedure="tags.list"'))).toBe(true);
+    });
   });
 
   it("starts a fresh trace when the client sends none, still spanning both services", async () => {

@@ -9,6 +9,7 @@ import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
 import { readCsvUpload } from "./csv-upload";
 import { hasEmptyBody, isMultipart } from "./json-only";
 import { rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
+import { exemplifyRequest } from "./metrics";
 import { parseRouteInput } from "./request-input";
 import { sureNamed } from "./sure-errors";
 
@@ -78,6 +79,7 @@ async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Re
     },
     parent,
     async (span) => {
+      exemplifyRequest(res, span);
       try {
         const answer = await serve(route, req, res, deps);
         span.setAttribute("http.response.status_code", answer.status);

@@ -5,5 +5,6 @@ export { observeJob } from "./jobs";
 export { registerPgPool } from "./pool";
 export { OUTBOX_COUNT_CAP, outboxPublishedTotal, outboxDeadLetteredTotal, registerOutbox } from "./outbox";
 export { consumedMessagesTotal, consumerDeadLetteredTotal, registerConsumerLag, lagOf } from "./kafka";
+export { traceExemplar, startExemplarTimer, type TraceExemplar } from "./exemplar";
 export { serveMetrics } from "./endpoint";
 export { metricSample } from "./text-sample";

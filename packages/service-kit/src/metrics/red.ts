@@ -21,6 +21,7 @@ export const httpRequestDuration = histogram({
   help: "Time from a request's arrival to its last byte sent (or the connection closing), by method and route template",
   labelNames: ["method", "route"] as const,
   buckets: LATENCY_BUCKETS,
+  exemplars: true,
 });
 
 /** RED of every tRPC procedure a service serves; `code` is the error catalogue's code, or `ok`. */
@@ -35,4 +36,5 @@ export const trpcRequestDuration = histogram({
   help: "Time a tRPC procedure call took on the service side (middleware, validation and handler), by service and procedure",
   labelNames: ["service", "procedure"] as const,
   buckets: LATENCY_BUCKETS,
+  exemplars: true,
 });

@@ -1,11 +1,15 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues, type OpenMetricsContentType } from "prom-client";
 
 /**
  * The one Prometheus registry of the process. Every metric of Hearth registers here, and
  * `GET /metrics` (the gateway's public port with METRICS_TOKEN, each service's internal port)
- * serves it in the text format.
+ * serves it in the OpenMetrics text format: the format that carries exemplars (the trace id of
+ * a request a latency bucket saw), which Prometheus negotiates and stores with
+ * `--enable-feature=exemplar-storage`. Every counter's name ends in `_total`, so the series
+ * names are those of the Prometheus text format.
  */
-export const metricsRegistry = new Registry();
+export const metricsRegistry = new Registry<OpenMetricsContentType>();
+metricsRegistry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
 
 let initialisedFor: string | null = null;
 
@@ -32,9 +36,23 @@ export function counter<L extends string>(config: { name: string; help: string; 
   return (metricsRegistry.getSingleMetric(config.name) as Counter<L> | undefined) ?? new Counter<L>({ ...config, registers: [metricsRegistry] });
 }
 
-/** A histogram on the process registry; the same one when the name is already registered. */
-export function histogram<L extends string>(config: { name: string; help: string; labelNames?: readonly L[]; buckets: number[] }): Histogram<L> {
-  return (metricsRegistry.getSingleMetric(config.name) as Histogram<L> | undefined) ?? new Histogram<L>({ ...config, registers: [metricsRegistry] });
+/**
+ * A histogram on the process registry; the same one when the name is already registered. With
+ * `exemplars`, each bucket keeps the exemplar of its latest observation: time it with
+ * `startExemplarTimer` (exemplar.ts).
+ */
+export function histogram<L extends string>(config: {
+  name: string;
+  help: string;
+  labelNames?: readonly L[];
+  buckets: number[];
+  exemplars?: boolean;
+}): Histogram<L> {
+  const { exemplars = false, ...rest } = config;
+  return (
+    (metricsRegistry.getSingleMetric(config.name) as Histogram<L> | undefined) ??
+    new Histogram<L>({ ...rest, enableExemplars: exemplars, registers: [metricsRegistry] })
+  );
 }
 
 export interface Sample<L extends string> {

@@ -7,6 +7,7 @@ import { messagesOf } from "../zod-messages";
 import { TRPC_CODE_OF } from "./error-codes";
 import { isDatabaseUnavailable } from "../prisma-errors";
 import { trpcRequestDuration, trpcRequestsTotal } from "../metrics/red";
+import { startExemplarTimer, traceExemplar } from "../metrics/exemplar";
 
 export interface ServiceContext {
   service: string;
@@ -57,7 +58,7 @@ export const t = initTRPC.context<ServiceContext>().create({
  * label values are bounded.
  */
 const observed = t.procedure.use(async ({ ctx, path, type, next }) => {
-  const endTimer = trpcRequestDuration.startTimer({ service: ctx.service, procedure: path });
+  const endTimer = startExemplarTimer(trpcRequestDuration, { service: ctx.service, procedure: path });
   return tracer.startActiveSpan(
     `trpc.server ${path}`,
     {
@@ -89,7 +90,7 @@ const observed = t.procedure.use(async ({ ctx, path, type, next }) => {
         return result;
       } finally {
         span.end();
-        endTimer();
+        endTimer({}, traceExemplar(span));
         trpcRequestsTotal.inc({ service: ctx.service, procedure: path, code });
       }
     },

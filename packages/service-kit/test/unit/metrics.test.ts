@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import pino from "pino";
+import { TraceFlags, trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@hearth/contracts";
 import { hasMetricsToken, metricsTokenOf } from "../../src/metrics/access";
 import { observeJob } from "../../src/metrics/jobs";
 import { lagOf } from "../../src/metrics/kafka";
-import { metricsText, scrapedGauge, sharedRead } from "../../src/metrics/registry";
+import { histogram, metricsText, scrapedGauge, sharedRead } from "../../src/metrics/registry";
+import { startExemplarTimer, traceExemplar } from "../../src/metrics/exemplar";
 import { appErrorToTrpc, internalProcedure, t } from "../../src/trpc/server";
 import { createServiceClient } from "../../src/trpc/service-client";
 import { createServiceServer, listen, type RunningServer } from "../../src/trpc/service-server";
@@ -86,7 +88,7 @@ describe("a service's /metrics", () => {
 
     const response = await fetch(`${open.url}/metrics`);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(response.headers.get("content-type")).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
     const text = await response.text();
     const moved = (name: string, labels: Record<string, string>) => (metricSample(text, name, labels) ?? 0) - (metricSample(before, name, labels) ?? 0);
     const ping = { service: "metrics-test", procedure: "ping" };
@@ -108,7 +110,31 @@ describe("a service's /metrics", () => {
     expect((await fetch(`${guarded.url}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
     const ok = await fetch(`${guarded.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(ok.status).toBe(200);
-    expect(await ok.text()).toContain("# TYPE trpc_requests_total counter");
+    expect(await ok.text()).toContain("# TYPE trpc_requests counter");
+  });
+});
+
+describe("exemplars", () => {
+  const spanOf = (traceId: string, traceFlags: number) => trace.wrapSpanContext({ traceId, spanId: "00f067aa0ba902b7", traceFlags });
+
+  it("a duration keeps the trace id of a sampled request on its bucket, and none for an unsampled one", async () => {
+    const durations = histogram({ name: "unit_exemplar_seconds", help: "test", labelNames: ["route"], buckets: [0.5, 5], exemplars: true });
+    const sampled = "4bf92f3577b34da6a3ce929d0e0e4736";
+    startExemplarTimer(durations, { route: "/a" })({}, traceExemplar(spanOf(sampled, TraceFlags.SAMPLED)));
+    startExemplarTimer(durations, { route: "/b" })({}, traceExemplar(spanOf("0af7651916cd43dd8448eb211c80319c", TraceFlags.NONE)));
+    startExemplarTimer(durations, { route: "/c" })({}, traceExemplar(undefined));
+
+    const lines = (await metricsText()).body.split("\n").filter((line) => line.startsWith("unit_exemplar_seconds_bucket"));
+    const withExemplar = lines.filter((line) => line.includes(" # {"));
+    expect(withExemplar).toHaveLength(1);
+    expect(withExemplar[0]).toMatch(new RegExp(`^unit_exemplar_seconds_bucket\\{le="0.5",.*route="/a"\\} 1 # \\{trace_id="${sampled}"\\} [0-9.e-]+ [0-9.]+$`));
+    // The value of a line with an exemplar reads as any other.
+    expect(metricSample((await metricsText()).body, "unit_exemplar_seconds_bucket", { route: "/a", le: "0.5" })).toBe(1);
+    expect(metricSample((await metricsText()).body, "unit_exemplar_seconds_count", { route: "/b" })).toBe(1);
+  });
+
+  it("the trace id is left out when the span context is not valid", () => {
+    expect(traceExemplar(spanOf("00000000000000000000000000000000", TraceFlags.SAMPLED))).toEqual({});
   });
 });
 
