@@ -29,6 +29,13 @@ import { createTransferHandlers } from "./transfers/transfer-handlers";
 import { createTransferMatchQueries } from "./transfers/transfer-match-queries";
 import { createTransferMatcher } from "./transfers/transfer-matcher";
 import { createTransferRepository } from "./transfers/transfer-repository";
+import { createHoldingHandlers } from "./holdings/holding-handlers";
+import { createHoldingRepository } from "./holdings/holding-repository";
+import { createSecurityHandlers } from "./securities/security-handlers";
+import { createSecurityPriceRepository } from "./securities/security-price-repository";
+import { createSecurityRepository } from "./securities/security-repository";
+import { createTradeHandlers } from "./trades/trade-handlers";
+import { createTradeRepository } from "./trades/trade-repository";
 import { createValuationHandlers } from "./valuations/valuation-handlers";
 import { createValuationRepository } from "./valuations/valuation-repository";
 
@@ -48,6 +55,8 @@ export function createFinanceService(deps: FinanceDeps) {
   const accounts = createAccountRepository(db);
   const settings = createFamilySettingsRepository(db);
   const familyCurrency = async (familyId: string) => (await settings.get(familyId)).currency;
+  const transactions = createTransactionRepository(db);
+  const transfers = createTransferRepository(db);
   const worker = createSyncWorker({
     queue: createSyncQueueQueries(db),
     accounts,
@@ -65,9 +74,12 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createFamilySettingsHandlers(settings),
       ...createMerchantHandlers(createMerchantRepository(db)),
       ...createAccountHandlers(accounts, worker, familyCurrency),
-      ...createTransactionHandlers(createTransactionRepository(db), worker),
+      ...createTransactionHandlers(transactions, worker),
       ...createValuationHandlers(createValuationRepository(db), worker),
-      ...createTransferHandlers(createTransferRepository(db), worker),
+      ...createTransferHandlers(transfers, worker),
+      ...createTradeHandlers(createTradeRepository(db), transactions, transfers, worker),
+      ...createSecurityHandlers(createSecurityRepository(db), createSecurityPriceRepository(db), worker, familyCurrency),
+      ...createHoldingHandlers(createHoldingRepository(db)),
       ...createBalanceHandlers(createBalanceRepository(db), createBalanceSheetQueries(db), familyCurrency),
       ...createExchangeRateHandlers(createExchangeRateRepository(db), worker),
       ...createSyncHandlers(createSyncRepository(db), worker),

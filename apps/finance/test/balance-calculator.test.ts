@@ -506,3 +506,96 @@ describe("calculateBalances, days and input checks", () => {
     for (const value of Object.values(rows[0]!)) if (typeof value === "number") expect(Object.is(value, -0)).toBe(false);
   });
 });
+
+// Sure's test/models/balance/forward_calculator_test.rb, the investment cases: the holdings value
+// is the day's non-cash balance, buys move cash into it, and the market explains the rest.
+describe("investment accounts with holdings", () => {
+  const holdings = (values: Record<string, number>) => new Map(Object.entries(values));
+
+  it("treats holdings as non-cash, additive to the balance ('investment account calculates balance from transactions and trades...')", () => {
+    const rows = calculateBalances({
+      account: brokerage,
+      entries: [valuation("2025-01-01", 500_000), trade("2025-01-03", 100_000)],
+      from: "2025-01-01",
+      to: "2025-01-04",
+      start: openingStart(brokerage, 500_000),
+      holdingsValueByDate: holdings({ "2025-01-03": 100_000, "2025-01-04": 110_000 }),
+    });
+    const [, , buyDay, today] = rows;
+    expect(buyDay).toMatchObject({
+      startCashCents: 500_000,
+      startNonCashCents: 0,
+      cashOutflowsCents: 100_000,
+      nonCashInflowsCents: 100_000,
+      netMarketFlowsCents: 0,
+      endCashCents: 400_000,
+      endNonCashCents: 100_000,
+    });
+    expect(today).toMatchObject({
+      startCashCents: 400_000,
+      startNonCashCents: 100_000,
+      netMarketFlowsCents: 10_000,
+      endCashCents: 400_000,
+      endNonCashCents: 110_000,
+      cashAdjustmentsCents: 0,
+      nonCashAdjustmentsCents: 0,
+    });
+  });
+
+  it("interest is cash only ('investment account interest trade is classified as cash-only, not non-cash outflow')", () => {
+    // The materializer hands a trade without quantity to the calculator as a transaction.
+    const rows = calculateBalances({
+      account: brokerage,
+      entries: [valuation("2025-01-01", 500_000), trade("2025-01-03", 100_000), txn("2025-01-04", -500)],
+      from: "2025-01-01",
+      to: "2025-01-04",
+      start: openingStart(brokerage, 500_000),
+      holdingsValueByDate: holdings({ "2025-01-03": 100_000, "2025-01-04": 110_000 }),
+    });
+    expect(rows[3]).toMatchObject({
+      cashInflowsCents: 500,
+      nonCashOutflowsCents: 0,
+      netMarketFlowsCents: 10_000,
+      endCashCents: 400_500,
+      endNonCashCents: 110_000,
+    });
+  });
+
+  it("a valuation sets the total, its cash part being the total minus the holdings ('investment account can have valuations that override balance')", () => {
+    const rows = calculateBalances({
+      account: brokerage,
+      entries: [valuation("2025-01-02", 500_000), valuation("2025-01-03", 1_000_000)],
+      from: "2025-01-02",
+      to: "2025-01-04",
+      start: { endCashCents: 400_000, endNonCashCents: 100_000 },
+      holdingsValueByDate: holdings({ "2025-01-02": 100_000, "2025-01-03": 110_000, "2025-01-04": 120_000 }),
+    });
+    expect(rows[0]).toMatchObject({ endCashCents: 400_000, endNonCashCents: 100_000, netMarketFlowsCents: 0, cashAdjustmentsCents: 0 });
+    expect(rows[1]).toMatchObject({
+      endCashCents: 890_000,
+      endNonCashCents: 110_000,
+      netMarketFlowsCents: 10_000,
+      cashAdjustmentsCents: 490_000,
+      nonCashAdjustmentsCents: 0,
+    });
+    expect(rows[2]).toMatchObject({
+      startCashCents: 890_000,
+      startNonCashCents: 110_000,
+      endCashCents: 890_000,
+      endNonCashCents: 120_000,
+      netMarketFlowsCents: 10_000,
+    });
+  });
+
+  it("a buy's fee shows as a market loss of the day", () => {
+    const rows = calculateBalances({
+      account: brokerage,
+      entries: [trade("2025-01-01", 100_500)],
+      from: "2025-01-01",
+      to: "2025-01-01",
+      start: { endCashCents: 200_000, endNonCashCents: 0 },
+      holdingsValueByDate: holdings({ "2025-01-01": 100_000 }),
+    });
+    expect(rows[0]).toMatchObject({ endCashCents: 99_500, nonCashInflowsCents: 100_500, netMarketFlowsCents: -500, endNonCashCents: 100_000 });
+  });
+});

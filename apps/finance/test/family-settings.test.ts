@@ -32,6 +32,14 @@ describe("family settings", () => {
     });
   });
 
+  it("are made once when a new family's first reads come in parallel (each answers, none fails on the key)", async () => {
+    for (let round = 0; round < 5; round++) {
+      const actor = newActor();
+      const answers = await Promise.all(Array.from({ length: 8 }, () => as(actor).get()));
+      expect(new Set(answers.map((answer) => answer.id))).toEqual(new Set([actor.familyId]));
+    }
+  });
+
   it("change with validation, and are shared by the family only", async () => {
     const actor = newActor();
     const updated = await as(actor).update({

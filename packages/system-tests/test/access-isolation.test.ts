@@ -17,7 +17,7 @@ import {
 } from "../src";
 import { resigned, unsigned, withFlippedSignatureBit, withForeignClaims } from "../src/access/forged-tokens";
 import { referenceFieldsOf, withField, type ReferenceField } from "../src/access/reference-fields";
-import { VICTIM_IDP_SECRET, VICTIM_SSO_USER, createVictimFamily, type OwnedRecord, type VictimFamily } from "../src/access/victim-family";
+import { VICTIM_IDP_SECRET, VICTIM_SSO_USER, createVictimFamily, investmentRecords, type OwnedRecord, type VictimFamily } from "../src/access/victim-family";
 import { createFuzzFamily, type FuzzFamily } from "../src/fuzz/fuzz-family";
 import { problemWith } from "../src/fuzz/route-requests";
 
@@ -55,6 +55,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "categories.update": { category: { name: "Taken over", color: "#000000" } },
   "tags.update": { tag: { name: "Taken over", color: "#000000" } },
   "merchants.update": { merchant: { name: "Taken over", color: "#000000" } },
+  "trades.update": { trade: { qty: "99", notes: "changed by another family" } },
 };
 
 /**
@@ -185,6 +186,15 @@ const FIELD_KINDS: Record<string, string> = {
   merchant_ids: "merchants",
   tag_ids: "tags",
   userId: "users",
+  security_id: "securities",
+  transfer_account_id: "accounts",
+};
+/** Filters that only find something in an investment account: the victim's brokerage, not its checking account. */
+const QUERY_FIELD_KINDS: Record<string, string> = {
+  "GET /api/v1/trades?account_id": "investment_accounts",
+  "GET /api/v1/trades?account_ids": "investment_accounts",
+  "GET /api/v1/holdings?account_id": "investment_accounts",
+  "GET /api/v1/holdings?account_ids": "investment_accounts",
 };
 /** Fields named like a reference that name no record of a family. */
 const NOT_REFERENCES: Record<string, string> = {
@@ -195,9 +205,14 @@ const NOT_REFERENCES: Record<string, string> = {
 
 let serial = 0;
 let childCategory = "";
+/** The attacking family's brokerage, trade and security. */
+let attackerInvestments: Awaited<ReturnType<typeof investmentRecords>>;
 const own = (kind: string, at = 0) => attackers.ids[kind]?.stable[at] ?? "";
-/** A write the attacking family may make with its own ids (so refusing another family's is no refused body in disguise). */
-const ATTACKER_WRITES: Record<string, { record?: () => string; body: () => unknown }> = {
+/**
+ * A write the attacking family may make with its own ids (so refusing another family's is no
+ * refused body in disguise); `bodyFor` a field only some kinds of the write use.
+ */
+const ATTACKER_WRITES: Record<string, { record?: () => string; body: () => unknown; bodyFor?: Record<string, () => unknown> }> = {
   "transactions.create": {
     body: () => ({
       transaction: {
@@ -223,6 +238,30 @@ const ATTACKER_WRITES: Record<string, { record?: () => string; body: () => unkno
   },
   "categories.create": { body: () => ({ category: { name: `Probe ${++serial}`, parent_id: own("categories") } }) },
   "categories.update": { record: () => childCategory, body: () => ({ category: { parent_id: own("categories") } }) },
+  "trades.create": {
+    body: () => ({
+      trade: {
+        account_id: attackerInvestments.account,
+        type: "buy",
+        date: "2024-06-03",
+        qty: "1",
+        price: "10",
+        security_id: attackerInvestments.security,
+        category_id: own("categories"),
+      },
+    }),
+    bodyFor: {
+      "trade.transfer_account_id": () => ({
+        trade: { account_id: attackerInvestments.account, type: "deposit", date: "2024-06-03", amount: "5", transfer_account_id: own("accounts") },
+      }),
+    },
+  },
+  "trades.update": { record: () => attackerInvestments.trade, body: () => ({ trade: { category_id: own("categories") } }) },
+  "securityPrices.record": {
+    body: () => ({
+      security_price: { security_id: attackerInvestments.security, date: `2024-08-${String((++serial % 28) + 1).padStart(2, "0")}`, price: "10" },
+    }),
+  },
 };
 
 interface ReferenceCase {
@@ -244,6 +283,7 @@ describe("another family's id in a query or body", () => {
     const child = await api.post("/api/v1/categories", { category: { name: "Probe child" } }, { apiKey: attacker.writeKey });
     expect(child.status).toBe(201);
     childCategory = child.body.id;
+    attackerInvestments = await investmentRecords(api, { apiKey: attacker.writeKey }, own("categories"));
   });
 
   it("every field named like a reference names a kind of record, or is listed as no reference", () => {
@@ -260,7 +300,7 @@ describe("another family's id in a query or body", () => {
   for (const { route, part, field } of referenceCases.filter((each) => each.part === "query")) {
     const name = `${label(route)}?${field.path}`;
     (KNOWN_LEAKS[name] ? it.fails : it)(`${name}: another family's id answers as an id that exists nowhere`, async () => {
-      const record = victim.records[FIELD_KINDS[field.name] ?? ""];
+      const record = victim.records[QUERY_FIELD_KINDS[name] ?? FIELD_KINDS[field.name] ?? ""];
       if (!record) throw new Error(`the victim family has no record for ${field.name}`);
       const list = (id: string, credential = credentialFor(route)) => api.get(`${route.path}?${field.list ? `${field.name}[]` : field.name}=${id}`, credential);
       const nowhere = await list(randomUUID());
@@ -281,8 +321,9 @@ describe("another family's id in a query or body", () => {
       const record = victim.records[kind];
       const write = ATTACKER_WRITES[route.procedure];
       if (!record || !write) throw new Error(`no record or write for ${route.procedure} ${field.path}`);
+      const base = write.bodyFor?.[field.path] ?? write.body;
       const send = (id?: string) => {
-        const body = id === undefined ? write.body() : withField(write.body(), field.path, field.list ? [id] : id);
+        const body = id === undefined ? base() : withField(base(), field.path, field.list ? [id] : id);
         return api.request(route.method, pathOf(route), { ...credentialFor(route), body });
       };
       // With the family's own ids (as written) the body is taken: it is valid, and refusals below are the id's.

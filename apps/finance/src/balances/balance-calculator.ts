@@ -59,6 +59,12 @@ export interface CalculateBalancesInput {
   start?: BalanceStart;
   /** Net market flows (cents) per ISO day for non-cash holdings. */
   marketFlowsByDate?: ReadonlyMap<string, number>;
+  /**
+   * Investment accounts: the value of the day's holdings (cents, absent = 0). As in Sure's
+   * calculator, it is the day's non-cash balance; what trades do not explain of its change is
+   * the day's net market flow, and a valuation's total splits into these holdings and cash.
+   */
+  holdingsValueByDate?: ReadonlyMap<string, number>;
 }
 
 const ACCOUNT_TYPES: Readonly<Record<AccountType, { classification: Classification; balanceType: BalanceType }>> = {
@@ -205,12 +211,22 @@ function assertSafe(row: DailyBalance): void {
   if (!safe) throw new Error(`Balance on ${row.date} exceeds the safe integer range`);
 }
 
-function closeDay(date: string, account: CalculatorAccount, flowsFactor: 1 | -1, startCash: number, startNonCash: number, flows: DayFlows): DailyBalance {
+function closeDay(
+  date: string,
+  account: CalculatorAccount,
+  flowsFactor: 1 | -1,
+  startCash: number,
+  startNonCash: number,
+  flows: DayFlows,
+  holdingsValue: number | undefined,
+): DailyBalance {
   // Written as two subtractions rather than a product with -1, which would make negative zeros.
   const netCash = flowsFactor === 1 ? flows.cashIn - flows.cashOut : flows.cashOut - flows.cashIn;
   const netNonCash = flowsFactor === 1 ? flows.nonCashIn - flows.nonCashOut : flows.nonCashOut - flows.nonCashIn;
   const cashFromFlows = startCash + netCash;
-  const nonCashFromFlows = startNonCash + netNonCash + flows.market;
+  // Holdings known: the market moved whatever trades do not explain of their value.
+  const market = holdingsValue === undefined ? flows.market : holdingsValue - (startNonCash + netNonCash);
+  const nonCashFromFlows = startNonCash + netNonCash + market;
   let endCash = cashFromFlows;
   let endNonCash = nonCashFromFlows;
   if (flows.valuation !== undefined) {
@@ -226,7 +242,7 @@ function closeDay(date: string, account: CalculatorAccount, flowsFactor: 1 | -1,
     cashOutflowsCents: flows.cashOut,
     nonCashInflowsCents: flows.nonCashIn,
     nonCashOutflowsCents: flows.nonCashOut,
-    netMarketFlowsCents: flows.market,
+    netMarketFlowsCents: market,
     cashAdjustmentsCents: endCash - cashFromFlows,
     nonCashAdjustmentsCents: endNonCash - nonCashFromFlows,
     endCashCents: endCash,
@@ -255,9 +271,12 @@ export function calculateBalances(input: CalculateBalancesInput): DailyBalance[]
 
   const dayCount = toDay - fromDay + 1;
   const days = groupEntriesByDay(input, fromDay, dayCount);
+  const holdings = input.account.balanceType === "investment" ? input.holdingsValueByDate : undefined;
   const rows: DailyBalance[] = new Array<DailyBalance>(dayCount);
   for (let index = 0; index < dayCount; index++) {
-    const row = closeDay(dayNumberToIso(fromDay + index), input.account, flowsFactor, cash, nonCash, days[index] ?? NO_FLOWS);
+    const date = dayNumberToIso(fromDay + index);
+    const holdingsValue = holdings === undefined ? undefined : cents(holdings.get(date) ?? 0, `holdingsValueByDate[${date}]`);
+    const row = closeDay(date, input.account, flowsFactor, cash, nonCash, days[index] ?? NO_FLOWS, holdingsValue);
     rows[index] = row;
     cash = row.endCashCents;
     nonCash = row.endNonCashCents;

@@ -1,6 +1,8 @@
 import type { FinanceDb, FinanceTx } from "../db";
 import type { StoredRate } from "../exchange-rates/rate-book";
+import { storedRatesBetween } from "../exchange-rates/stored-rates";
 import { dateOf, isoDateOf } from "../ledger/dates";
+import { clearHoldings, materializeHoldings } from "../holdings/holding-materializer";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
 import type { BalanceStart, CalculatorEntry, DailyBalance } from "./balance-calculator";
 
@@ -102,6 +104,7 @@ function materializerQueries(tx: FinanceTx, accountId: string) {
     /** No entries: no balances, and a cached balance of zero. */
     async clear(): Promise<void> {
       await tx.balance.deleteMany({ where: { accountId } });
+      await clearHoldings(tx, accountId);
       await tx.account.update({ where: { id: accountId }, data: { balanceCents: 0n, cashBalanceCents: 0n } });
     },
 
@@ -111,27 +114,29 @@ function materializerQueries(tx: FinanceTx, accountId: string) {
       return row ? { endCashCents: Number(row.endCashCents), endNonCashCents: Number(row.endNonCashCents) } : null;
     },
 
-    /** The account's entries from `from` on, in the order the calculator applies them. */
+    /**
+     * The account's entries from `from` on, in the order the calculator applies them. A trade
+     * that moves no quantity (a dividend, interest) is cash coming in and nothing else, so the
+     * calculator sees it as a transaction (Sure's forward_calculator_test "investment account
+     * interest trade is classified as cash-only, not non-cash outflow").
+     */
     entriesFrom(from: string): Promise<EntryRow[]> {
       return tx.$queryRaw<EntryRow[]>`
-        SELECT date, kind::text AS kind, valuation_kind::text AS valuation_kind, amount_cents, currency FROM entries
-         WHERE account_id = ${accountId}::uuid AND date >= ${dateOf(from)}::date
-         ORDER BY date, created_at, id`;
+        SELECT e.date, CASE WHEN t.qty = 0 THEN 'transaction' ELSE e.kind::text END AS kind,
+               e.valuation_kind::text AS valuation_kind, e.amount_cents, e.currency
+          FROM entries e LEFT JOIN trades t ON t.entry_id = e.id
+         WHERE e.account_id = ${accountId}::uuid AND e.date >= ${dateOf(from)}::date
+         ORDER BY e.date, e.created_at, e.id`;
+    },
+
+    /** An investment account's holdings from `from` to `to`, materialized; each day's value in cents. */
+    holdingsValues(account: { id: string; familyId: string; currency: string }, from: string, to: string): Promise<Map<string, number>> {
+      return materializeHoldings(tx, account, from, to);
     },
 
     /** The family's stored rates between two currencies (either way round), oldest first. */
-    async ratesBetween(familyId: string, from: string, to: string): Promise<StoredRate[]> {
-      const rows = await tx.exchangeRate.findMany({
-        where: {
-          familyId,
-          OR: [
-            { fromCurrency: from, toCurrency: to },
-            { fromCurrency: to, toCurrency: from },
-          ],
-        },
-        orderBy: { date: "asc" },
-      });
-      return rows.map((row) => ({ date: isoDateOf(row.date), from: row.fromCurrency, rate: row.rate.toFixed() }));
+    ratesBetween(familyId: string, from: string, to: string): Promise<StoredRate[]> {
+      return storedRatesBetween(tx, familyId, from, to);
     },
 
     /** One statement for all rows (arrays unnested); unchanged rows are not rewritten. */

@@ -52,12 +52,15 @@ export async function materializeBalances(db: FinanceDb, accountId: string, wind
     }
 
     const { entries, openingCents } = await loadEntries(queries, account.familyId, account.currency, from);
+    // Investment accounts: the holdings are materialized first; their value is the non-cash balance.
+    const holdingsValueByDate = calculatorAccount.balanceType === "investment" ? await queries.holdingsValues(account, from, to) : undefined;
     const rows = calculateBalances({
       account: calculatorAccount,
       entries,
       from,
       to,
       start: start ?? openingStart(calculatorAccount, openingCents),
+      ...(holdingsValueByDate ? { holdingsValueByDate } : {}),
     });
     const rowsWritten = await queries.upsertDays(account.familyId, account.currency, rows);
     await queries.deleteOutside(opening, to, account.currency);

@@ -43,7 +43,8 @@ export function createCarryingConversion(from: string, to: string) {
   };
 }
 
-function roundHalfAwayFromZero(numerator: bigint, denominator: bigint): bigint {
+/** numerator / denominator (denominator > 0) rounded half away from zero. */
+export function roundHalfAwayFromZero(numerator: bigint, denominator: bigint): bigint {
   const quotient = numerator / denominator;
   const remainder = numerator % denominator;
   if (remainder === 0n) return quotient;

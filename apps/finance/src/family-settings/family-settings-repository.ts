@@ -21,11 +21,16 @@ const CHANGE_COLUMNS = {
 /** One row per family, made with the defaults the first time it is read or changed. */
 export function createFamilySettingsRepository(db: FinanceDb) {
   return {
-    /** A read, except the family's very first one, which makes the row (upsert: two first reads may race). */
+    /**
+     * A read, except the family's very first one, which makes the row. Several first reads race
+     * (a client's parallel requests): Prisma's upsert reads, then inserts, and the loser's insert
+     * failed on the key; ON CONFLICT DO NOTHING lets every one of them read the one row.
+     */
     async get(familyId: string) {
-      return (
-        (await db.familySettings.findUnique({ where: { familyId } })) ?? db.familySettings.upsert({ where: { familyId }, create: { familyId }, update: {} })
-      );
+      const found = await db.familySettings.findUnique({ where: { familyId } });
+      if (found) return found;
+      await db.$executeRaw`INSERT INTO family_settings (family_id, updated_at) VALUES (${familyId}::uuid, now()) ON CONFLICT (family_id) DO NOTHING`;
+      return db.familySettings.findUniqueOrThrow({ where: { familyId } });
     },
 
     update(familyId: string, changes: SettingsChanges) {

@@ -20,7 +20,7 @@ export interface OwnedRecord {
 /** The family whose records another family's requests must not reach. */
 export interface VictimFamily {
   admin: TestUser;
-  /** By the path segment before `:id` in the route table (`accounts`, `users`, `sso_identities`, ...). */
+  /** By the path segment before `:id` in the route table (`accounts`, `users`, `sso_identities`, ...), plus `investment_accounts`. */
   records: Record<string, OwnedRecord>;
 }
 
@@ -68,6 +68,29 @@ async function rejectedTransfer(api: ApiClient, key: { apiKey: string }, fromAcc
   return pair.id;
 }
 
+/** A brokerage account with a buy (so a security and, once synced, holdings) and a price of that security. */
+export async function investmentRecords(api: ApiClient, key: { apiKey: string }, category: string) {
+  const account = idOf(
+    "brokerage",
+    await api.post(
+      "/api/v1/accounts",
+      { account: { name: "Brokerage", account_type: "investment", balance: "5000", opening_balance_date: "2024-01-01" } },
+      key,
+    ),
+  );
+  const bought = await api.post(
+    "/api/v1/trades",
+    { trade: { account_id: account, type: "buy", date: "2024-04-03", qty: "3", price: "100", ticker: "VICT", category_id: category } },
+    key,
+  );
+  const trade = idOf("trade", bought);
+  const security = (bought.body as { security: { id: string } }).security.id;
+  const priced = await api.post("/api/v1/security_prices", { security_price: { security_id: security, date: "2024-04-04", price: "101" } }, key);
+  const [price] = (priced.body?.security_prices ?? []) as { id: string }[];
+  if (!price) throw new Error(`victim family: recording a price answered ${priced.status}: ${JSON.stringify(priced.body)}`);
+  return { account, trade, security, price: price.id };
+}
+
 /** A provider of the family at the test OpenID provider, and a member signed up through it (their SSO identity). */
 async function ssoRecords(api: ApiClient, idp: TestOidcProvider, token: string) {
   const provider = idOf(
@@ -105,6 +128,8 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   idOf("categorised transaction", await api.post("/api/v1/transactions", { transaction: categorised }, key));
   idOf("valuation", await api.post("/api/v1/valuations", { valuation: { account_id: checking, amount: "900", date: "2024-04-02" } }, key));
 
+  const investments = await investmentRecords(api, key, category);
+
   const apiKey = idOf("api key", await api.post("/api/v1/api_keys", { api_key: { name: "Victim", scopes: ["read"] } }, { token: admin.accessToken }));
   const rejected = await rejectedTransfer(api, key, checking);
   const sso = await ssoRecords(api, idp, admin.accessToken);
@@ -112,6 +137,8 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   const [balance] = (await api.get("/api/v1/balances?per_page=1", key)).body.balances as { id: string }[];
   const [sync] = (await api.get("/api/v1/syncs?per_page=1", key)).body.data as { id: string }[];
   if (!balance || !sync) throw new Error("victim family: no balance or sync");
+  const [holding] = (await api.get(`/api/v1/holdings?account_id=${investments.account}&per_page=1`, key)).body.holdings as { id: string }[];
+  if (!holding) throw new Error("victim family: no holding");
 
   return {
     admin,
@@ -132,6 +159,11 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
       api_keys: { id: apiKey, owner },
       sso_providers: { id: sso.provider, owner },
       sso_identities: sso.identity,
+      investment_accounts: { id: investments.account, owner },
+      trades: { id: investments.trade, owner },
+      securities: { id: investments.security, owner },
+      security_prices: { id: investments.price, owner },
+      holdings: { id: holding.id, owner },
     },
   };
 }

@@ -3,6 +3,7 @@ import { balanceSheetRoutes } from "./balance-sheet";
 import { balancesRoutes } from "./balances";
 import { categoriesRoutes } from "./categories";
 import { exchangeRatesRoutes } from "./exchange-rates";
+import { holdingsRoutes, securitiesRoutes, securityPricesRoutes, tradesRoutes } from "./investments";
 import { familySettingsRoutes } from "./family-settings";
 import { merchantsRoutes } from "./merchants";
 import { rejectedTransfersRoutes } from "./rejected-transfers";
@@ -17,6 +18,10 @@ export const financeRoutes = {
   ...accountsRoutes,
   ...transactionsRoutes,
   ...valuationsRoutes,
+  ...tradesRoutes,
+  ...securitiesRoutes,
+  ...securityPricesRoutes,
+  ...holdingsRoutes,
   ...transfersRoutes,
   ...rejectedTransfersRoutes,
   ...balancesRoutes,

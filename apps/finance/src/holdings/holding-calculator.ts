@@ -1,0 +1,145 @@
+// The forward holdings calculator: from an account's trades and its securities' prices, what it
+// held of each security at the end of every day and what that was worth, as Sure's
+// Holding::ForwardCalculator computes it (a running quantity per security; the day's price is
+// the stored one for that day, else the price of a trade that day, else the last price used,
+// as Sure's portfolio cache and its gap-filling give). Pure, so the materializer can run it for
+// a whole history or for a window after a change, and the property tests can drive it.
+import { dayNumberToIso, tryIsoToDayNumber } from "../balances/calendar-days";
+import { valueInMinorUnits } from "./fixed-point";
+
+/** A trade that moves a position: quantity in 10^-8 units (sells negative), unit price in 10^-4 of the account's currency. */
+export interface PositionTrade {
+  date: string;
+  securityId: string;
+  qty: bigint;
+  price: bigint;
+}
+
+export interface HoldingsInput {
+  /** Every trade of the account that moves a quantity, in any order (same-day trades apply in array order). */
+  trades: readonly PositionTrade[];
+  /** Stored prices from `from` on, per security and ISO day, in 10^-4 of the account's currency. */
+  prices: ReadonlyMap<string, ReadonlyMap<string, bigint>>;
+  /** Per security, its latest stored price dated before `from` (the carried price the window starts from). */
+  pricesBefore?: ReadonlyMap<string, { date: string; price: bigint }>;
+  from: string;
+  to: string;
+  /** Decimal places of the account currency's minor unit. */
+  digits: number;
+}
+
+export interface HoldingDay {
+  securityId: string;
+  date: string;
+  qty: bigint;
+  price: bigint;
+  amountCents: bigint;
+  /** Weighted average price of the buys so far (10^-4); sells leave it as it is. Null before any buy. */
+  avgCost: bigint | null;
+}
+
+export interface HoldingsResult {
+  /** One row per security and day, from the security's first trade (or `from`) to `to`. */
+  rows: HoldingDay[];
+  /** The sum of the day's holdings values, for every day from `from` to `to` (0 before any position). */
+  valueByDate: Map<string, bigint>;
+}
+
+interface Position {
+  securityId: string;
+  qty: bigint;
+  /** The last price used, and the day it is from (-Infinity: none yet). */
+  price: bigint;
+  priceDay: number;
+  boughtQty: bigint;
+  /** Sum of qty x price over the buys, in 10^-12 units. */
+  boughtCost: bigint;
+  started: boolean;
+}
+
+function dayOf(iso: string, what: string): number {
+  const day = tryIsoToDayNumber(iso);
+  if (Number.isNaN(day)) throw new Error(`${what} must be an ISO date YYYY-MM-DD, got ${JSON.stringify(iso)}`);
+  return day;
+}
+
+function avgCostOf(position: Position): bigint | null {
+  if (position.boughtQty <= 0n) return null;
+  // 10^-12 / 10^-8 = 10^-4, rounded half up (both are positive).
+  return (position.boughtCost * 2n + position.boughtQty) / (2n * position.boughtQty);
+}
+
+function applyTrade(position: Position, trade: PositionTrade, day: number): void {
+  position.qty += trade.qty;
+  position.started = true;
+  if (trade.qty > 0n) {
+    position.boughtQty += trade.qty;
+    position.boughtCost += trade.qty * trade.price;
+  }
+  // A trade's price stands for its day unless a stored price of that day (applied later) replaces it.
+  if (day >= position.priceDay) {
+    position.price = trade.price;
+    position.priceDay = day;
+  }
+}
+
+/** Rows for every held security and day from `from` to `to` inclusive; throws a plain Error on invalid input. */
+export function calculateHoldings(input: HoldingsInput): HoldingsResult {
+  const fromDay = dayOf(input.from, "from");
+  const toDay = dayOf(input.to, "to");
+  if (fromDay > toDay) throw new Error(`from (${input.from}) is after to (${input.to})`);
+
+  const positions = new Map<string, Position>();
+  const positionOf = (securityId: string): Position => {
+    let position = positions.get(securityId);
+    if (!position) {
+      position = { securityId, qty: 0n, price: 0n, priceDay: -Infinity, boughtQty: 0n, boughtCost: 0n, started: false };
+      positions.set(securityId, position);
+    }
+    return position;
+  };
+
+  // Trades before the window build the starting positions; the rest are grouped by day.
+  const tradesByDay = new Map<number, PositionTrade[]>();
+  const ordered = input.trades.map((trade, index) => ({ trade, index, day: dayOf(trade.date, `trades[${index}].date`) }));
+  ordered.sort((a, b) => a.day - b.day || a.index - b.index);
+  for (const { trade, day } of ordered) {
+    if (day > toDay) break;
+    if (day < fromDay) applyTrade(positionOf(trade.securityId), trade, day);
+    else {
+      const list = tradesByDay.get(day);
+      if (list) list.push(trade);
+      else tradesByDay.set(day, [trade]);
+    }
+  }
+  // The stored price carried into the window wins over a trade's of the same day or earlier.
+  for (const [securityId, before] of input.pricesBefore ?? []) {
+    const position = positions.get(securityId);
+    const day = dayOf(before.date, `pricesBefore[${securityId}].date`);
+    if (position && day >= position.priceDay) {
+      position.price = before.price;
+      position.priceDay = day;
+    }
+  }
+
+  const rows: HoldingDay[] = [];
+  const valueByDate = new Map<string, bigint>();
+  for (let day = fromDay; day <= toDay; day++) {
+    const date = dayNumberToIso(day);
+    for (const trade of tradesByDay.get(day) ?? []) applyTrade(positionOf(trade.securityId), trade, day);
+    let total = 0n;
+    for (const position of positions.values()) {
+      if (!position.started) continue;
+      const stored = input.prices.get(position.securityId)?.get(date);
+      if (stored !== undefined) {
+        position.price = stored;
+        position.priceDay = day;
+      }
+      const amountCents = valueInMinorUnits(position.qty, position.price, input.digits);
+      total += amountCents;
+      rows.push({ securityId: position.securityId, date, qty: position.qty, price: position.price, amountCents, avgCost: avgCostOf(position) });
+    }
+    valueByDate.set(date, total);
+  }
+  return { rows, valueByDate };
+}

@@ -1,0 +1,153 @@
+// Properties of investment balances over random trade and price histories (issue 13): the
+// holdings calculator and the balance calculator together, as the materializer runs them.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { calculateBalances, calculatorAccountOf, type CalculatorEntry } from "../src/balances/balance-calculator";
+import { dayNumberToIso, isoToDayNumber } from "../src/balances/calendar-days";
+import { PRICE_SCALE, QTY_SCALE } from "../src/holdings/fixed-point";
+import { calculateHoldings, type PositionTrade } from "../src/holdings/holding-calculator";
+import { tradeAmountCents } from "../src/trades/trade-amounts";
+
+const NUM_RUNS = 200;
+const FIRST = isoToDayNumber("2024-01-01");
+const SECURITIES = ["AAA", "BBB", "CCC"];
+const brokerage = calculatorAccountOf("investment");
+
+const history = fc.record({
+  span: fc.integer({ min: 1, max: 90 }),
+  openingCents: fc.integer({ min: 0, max: 10_000_000 }),
+  trades: fc.array(
+    fc.record({
+      offset: fc.integer({ min: 1, max: 89 }),
+      security: fc.constantFrom(...SECURITIES),
+      qty: fc.integer({ min: -500, max: 500 }).filter((q) => q !== 0),
+      qtyDecimals: fc.integer({ min: 0, max: 3 }),
+      price: fc.integer({ min: 1, max: 5_000_000 }), // 10^-4 units: up to 500.0000
+      fee: fc.integer({ min: 0, max: 1000 }),
+    }),
+    { maxLength: 40 },
+  ),
+  prices: fc.array(
+    fc.record({ offset: fc.integer({ min: 0, max: 89 }), security: fc.constantFrom(...SECURITIES), price: fc.integer({ min: 1, max: 5_000_000 }) }),
+    {
+      maxLength: 40,
+    },
+  ),
+  cashFlows: fc.array(fc.record({ offset: fc.integer({ min: 1, max: 89 }), amount: fc.integer({ min: -100_000, max: 100_000 }) }), { maxLength: 10 }),
+  windowOffset: fc.integer({ min: 1, max: 89 }),
+});
+
+type History = typeof history extends fc.Arbitrary<infer T> ? T : never;
+
+/** What the materializer hands the two calculators for a history. */
+function inputsOf(h: History) {
+  const from = dayNumberToIso(FIRST);
+  const to = dayNumberToIso(FIRST + h.span);
+  const day = (offset: number) => dayNumberToIso(FIRST + Math.min(offset, h.span));
+  const positions: PositionTrade[] = h.trades.map((t) => ({
+    date: day(t.offset),
+    securityId: t.security,
+    qty: BigInt(t.qty) * 10n ** BigInt(QTY_SCALE - t.qtyDecimals),
+    price: BigInt(t.price),
+  }));
+  const entries: CalculatorEntry[] = [
+    ...positions.map((p, i) => ({
+      date: p.date,
+      kind: "trade" as const,
+      amountCents: Number(tradeAmountCents(p.qty, (Number(p.price) / 10 ** PRICE_SCALE).toFixed(PRICE_SCALE), (h.trades[i]!.fee / 100).toFixed(2), "USD")),
+    })),
+    ...h.cashFlows.map((c) => ({ date: day(c.offset), kind: "transaction" as const, amountCents: c.amount })),
+  ];
+  const prices = new Map<string, Map<string, bigint>>();
+  for (const p of h.prices) {
+    const bySecurity = prices.get(p.security) ?? new Map<string, bigint>();
+    bySecurity.set(day(p.offset), BigInt(p.price));
+    prices.set(p.security, bySecurity);
+  }
+  return { from, to, positions, entries, prices };
+}
+
+function fullRun(h: History) {
+  const { from, to, positions, entries, prices } = inputsOf(h);
+  const holdings = calculateHoldings({ trades: positions, prices, from, to, digits: 2 });
+  const values = new Map([...holdings.valueByDate].map(([date, cents]) => [date, Number(cents)]));
+  const balances = calculateBalances({
+    account: brokerage,
+    entries,
+    from,
+    to,
+    start: { endCashCents: h.openingCents, endNonCashCents: 0 },
+    holdingsValueByDate: values,
+  });
+  return { holdings, values, balances };
+}
+
+describe("investment balances over random trade and price histories", () => {
+  it("every day: the non-cash balance is the holdings value (so the balance is cash + holdings), and a day starts where the previous ended", () => {
+    fc.assert(
+      fc.property(history, (h) => {
+        const { values, balances } = fullRun(h);
+        let previous: (typeof balances)[number] | undefined;
+        for (const row of balances) {
+          expect(row.endNonCashCents).toBe(values.get(row.date) ?? 0);
+          if (previous) {
+            expect(row.startCashCents).toBe(previous.endCashCents);
+            expect(row.startNonCashCents).toBe(previous.endNonCashCents);
+          }
+          previous = row;
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("market flows = the change in holdings value minus net buys; cash moves by its flows alone", () => {
+    fc.assert(
+      fc.property(history, (h) => {
+        const { values, balances } = fullRun(h);
+        for (const row of balances) {
+          const before = values.get(dayNumberToIso(isoToDayNumber(row.date) - 1)) ?? 0;
+          const netBuys = row.nonCashInflowsCents - row.nonCashOutflowsCents;
+          expect(row.netMarketFlowsCents).toBe((values.get(row.date) ?? 0) - before - netBuys);
+          expect(row.endCashCents).toBe(row.startCashCents + row.cashInflowsCents - row.cashOutflowsCents);
+          expect(row.cashAdjustmentsCents).toBe(0);
+          expect(row.nonCashAdjustmentsCents).toBe(0);
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("a sync from any day, starting from the stored day before, equals the full one", () => {
+    fc.assert(
+      fc.property(history, (h) => {
+        const { from, to, positions, entries, prices } = inputsOf(h);
+        const full = fullRun(h);
+        const windowStart = dayNumberToIso(Math.min(FIRST + h.windowOffset, isoToDayNumber(to)));
+        // What the materializer reads for a window: prices from its first day, and each security's last one before it.
+        const windowPrices = new Map([...prices].map(([security, byDay]) => [security, new Map([...byDay].filter(([date]) => date >= windowStart))]));
+        const pricesBefore = new Map<string, { date: string; price: bigint }>();
+        for (const [security, byDay] of prices) {
+          const earlier = [...byDay].filter(([date]) => date < windowStart).sort(([a], [b]) => a.localeCompare(b));
+          const last = earlier.at(-1);
+          if (last) pricesBefore.set(security, { date: last[0], price: last[1] });
+        }
+        const holdings = calculateHoldings({ trades: positions, prices: windowPrices, pricesBefore, from: windowStart, to, digits: 2 });
+        expect(holdings.rows).toEqual(full.holdings.rows.filter((row) => row.date >= windowStart));
+        const values = new Map([...holdings.valueByDate].map(([date, cents]) => [date, Number(cents)]));
+        const dayBefore = full.balances.find((row) => row.date === dayNumberToIso(isoToDayNumber(windowStart) - 1))!;
+        const tail = calculateBalances({
+          account: brokerage,
+          entries,
+          from: windowStart,
+          to,
+          start: { endCashCents: dayBefore.endCashCents, endNonCashCents: dayBefore.endNonCashCents },
+          holdingsValueByDate: values,
+        });
+        expect(tail).toEqual(full.balances.filter((row) => row.date >= windowStart));
+        expect(from <= windowStart).toBe(true);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
