@@ -11,9 +11,27 @@ export const CurrencyCodeSchema = z
   .regex(/^[A-Z]{3}$/, { message: "Currency must be a three-letter ISO 4217 code" })
   .refine((code) => Intl.supportedValuesOf("currency").includes(code), { message: "Currency is not a known ISO 4217 code" });
 
+type StringFormat = Intl.NumberFormat & { format(value: string): string };
+
+/**
+ * One formatter per locale and currency: building an Intl.NumberFormat costs about a hundred
+ * times what formatting with it does, and a list answer formats several amounts per row. Bounded
+ * by the currency codes and locales in use (both validated where they come in).
+ */
+const formats = new Map<string, StringFormat>();
+function currencyFormat(locale: string, currency: string): StringFormat {
+  const key = `${locale}|${currency}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "currency", currency }) as StringFormat;
+    if (formats.size < 10_000) formats.set(key, format);
+  }
+  return format;
+}
+
 /** Digits after the decimal point in the currency's minor unit: USD 2, JPY 0, KWD 3. */
 export function minorUnitDigits(currency: string): number {
-  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return currencyFormat("en", currency).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 /** Exact decimal text of an amount in minor units, e.g. (-123456, 2) → "-1234.56". */
@@ -26,8 +44,7 @@ export function decimalOf(cents: number | bigint, digits: number): string {
 
 /** The display string of an amount: "$1,234.56". Intl formats the exact decimal string, not a float. */
 export function formatMoney(cents: number | bigint, currency: string, locale = "en-US"): string {
-  const format = new Intl.NumberFormat(locale, { style: "currency", currency }) as Intl.NumberFormat & { format(value: string): string };
-  return format.format(decimalOf(cents, minorUnitDigits(currency)));
+  return currencyFormat(locale, currency).format(decimalOf(cents, minorUnitDigits(currency)));
 }
 
 type MoneyShape<N extends string> = { [K in N]: z.ZodString } & { [K in `${N}_cents`]: typeof CentsSchema };

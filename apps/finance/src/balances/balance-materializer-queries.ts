@@ -129,9 +129,9 @@ function materializerQueries(tx: FinanceTx, accountId: string) {
          ORDER BY e.date, e.created_at, e.id`;
     },
 
-    /** An investment account's holdings from `from` to `to`, materialized; each day's value in cents. */
-    holdingsValues(account: { id: string; familyId: string; currency: string }, from: string, to: string): Promise<Map<string, number>> {
-      return materializeHoldings(tx, account, from, to);
+    /** An investment account's holdings from `from` to `to` (`full`: from its opening day), materialized; each day's value in cents. */
+    holdingsValues(account: { id: string; familyId: string; currency: string }, from: string, to: string, full: boolean): Promise<Map<string, number>> {
+      return materializeHoldings(tx, account, from, to, full);
     },
 
     /** The family's stored rates between two currencies (either way round), oldest first. */

@@ -1,95 +1,81 @@
 import { minorUnitDigits } from "@hearth/contracts";
 import type { FinanceTx } from "../db";
+import { dayNumberToIso, isoToDayNumber } from "../balances/calendar-days";
 import { createRateBook, type RateBook } from "../exchange-rates/rate-book";
 import { storedRatesBetween } from "../exchange-rates/stored-rates";
 import { dateOf, isoDateOf } from "../ledger/dates";
 import { PRICE_SCALE, QTY_SCALE, convertPrice, fromScaled, toScaled } from "./fixed-point";
-import { calculateHoldings, type PositionTrade } from "./holding-calculator";
+import { calculateHoldings, type HoldingDay, type PositionTrade } from "./holding-calculator";
 
-interface TradeRow {
-  date: Date;
-  security_id: string;
-  qty: string;
-  price: string;
-  currency: string;
+/** The account's trades that move a quantity, oldest first, as parallel arrays (quantity x 10^8, price x 10^4). */
+interface TradeSeries {
+  days: number[];
+  security_ids: string[];
+  qtys: number[];
+  prices: number[];
+  /** Null where the trade is in the account's currency. */
+  currencies: (string | null)[];
 }
-interface PriceRow {
+
+/**
+ * One security's rows, as arrays: a few rows of long arrays load far faster than many rows.
+ * Scaled values travel as float8, exact for integers below 2^53 (quantities up to 90 million
+ * units, prices and amounts far beyond any real one), so no decimal text is parsed per row.
+ */
+interface PriceSeries {
   security_id: string;
-  date: Date;
-  price: string;
-  currency: string;
+  days: number[];
+  /** Price x 10^4. */
+  prices: number[];
+  /** Null where the price is in the account's currency. */
+  currencies: (string | null)[];
 }
+interface StoredSeries {
+  security_id: string;
+  days: number[];
+  qtys: number[];
+  prices: number[];
+  amounts: number[];
+  avg_costs: (number | null)[];
+}
+
+type Account = { id: string; familyId: string; currency: string };
 
 /**
  * Recomputes an investment account's holdings from `from` to `to` inside the balance
  * materializer's transaction (which holds the account's lock), writes only the rows that
- * changed, removes the ones no longer true, and returns each day's holdings value in the
- * account's currency (cents), which becomes the day's non-cash balance.
+ * changed (compared in memory with what is stored), removes the ones no longer true, and returns
+ * each day's holdings value in the account's currency (cents): the day's non-cash balance.
  */
-export async function materializeHoldings(
-  tx: FinanceTx,
-  account: { id: string; familyId: string; currency: string },
-  from: string,
-  to: string,
-): Promise<Map<string, number>> {
-  const trades = await tx.$queryRaw<TradeRow[]>`
-    SELECT e.date, t.security_id::text AS security_id, t.qty::text AS qty, t.price::text AS price, t.currency
+export async function materializeHoldings(tx: FinanceTx, account: Account, from: string, to: string, full: boolean): Promise<Map<string, number>> {
+  // One row of arrays (prices rounded half away from zero to 10^-4, as toScaled would).
+  const [trades] = await tx.$queryRaw<TradeSeries[]>`
+    SELECT coalesce(array_agg(e.date - DATE '1970-01-01' ORDER BY e.date, e.created_at, e.id), '{}') AS days,
+           coalesce(array_agg(t.security_id::text ORDER BY e.date, e.created_at, e.id), '{}') AS security_ids,
+           coalesce(array_agg((t.qty * 100000000)::float8 ORDER BY e.date, e.created_at, e.id), '{}') AS qtys,
+           coalesce(array_agg(round(t.price * 10000)::float8 ORDER BY e.date, e.created_at, e.id), '{}') AS prices,
+           coalesce(array_agg(NULLIF(t.currency, ${account.currency}) ORDER BY e.date, e.created_at, e.id), '{}') AS currencies
       FROM entries e JOIN trades t ON t.entry_id = e.id
-     WHERE e.account_id = ${account.id}::uuid AND t.qty <> 0 AND e.date <= ${dateOf(to)}::date
-     ORDER BY e.date, e.created_at, e.id`;
-  const securityIds = [...new Set(trades.map((trade) => trade.security_id))];
-  const converter = createPriceConverter(tx, account.familyId, account.currency);
+     WHERE e.account_id = ${account.id}::uuid AND t.qty <> 0 AND e.date <= ${dateOf(to)}::date`;
+  const securityIds = [...new Set(trades!.security_ids)];
+  const convert = createPriceConverter(tx, account.familyId, account.currency);
 
   const positions: PositionTrade[] = [];
-  for (const trade of trades) {
-    const date = isoDateOf(trade.date);
+  for (let i = 0; i < trades!.days.length; i++) {
+    const date = dayNumberToIso(trades!.days[i]!);
+    const currency = trades!.currencies[i];
+    const price = BigInt(trades!.prices[i]!);
     positions.push({
       date,
-      securityId: trade.security_id,
-      qty: toScaled(trade.qty, QTY_SCALE),
-      price: await converter(toScaled(trade.price, PRICE_SCALE), trade.currency, date),
+      securityId: trades!.security_ids[i]!,
+      qty: BigInt(trades!.qtys[i]!),
+      price: currency ? await convert(price, currency, date) : price,
     });
   }
-
-  const prices = new Map<string, Map<string, bigint>>();
-  const pricesBefore = new Map<string, { date: string; price: bigint }>();
-  if (securityIds.length > 0) {
-    // One price per security and day: the account's currency first, else any.
-    const rows = await tx.$queryRaw<PriceRow[]>`
-      SELECT DISTINCT ON (security_id, date) security_id::text AS security_id, date, price::text AS price, currency
-        FROM security_prices
-       WHERE family_id = ${account.familyId}::uuid AND security_id = ANY(${securityIds}::uuid[])
-         AND date BETWEEN ${dateOf(from)}::date AND ${dateOf(to)}::date
-       ORDER BY security_id, date, (currency = ${account.currency}) DESC, currency`;
-    for (const row of rows) {
-      const date = isoDateOf(row.date);
-      let bySecurity = prices.get(row.security_id);
-      if (!bySecurity) prices.set(row.security_id, (bySecurity = new Map()));
-      bySecurity.set(date, await converter(toScaled(row.price, PRICE_SCALE), row.currency, date));
-    }
-    const before = await tx.$queryRaw<PriceRow[]>`
-      SELECT DISTINCT ON (security_id) security_id::text AS security_id, date, price::text AS price, currency
-        FROM security_prices
-       WHERE family_id = ${account.familyId}::uuid AND security_id = ANY(${securityIds}::uuid[]) AND date < ${dateOf(from)}::date
-       ORDER BY security_id, date DESC, (currency = ${account.currency}) DESC, currency`;
-    for (const row of before) {
-      const date = isoDateOf(row.date);
-      pricesBefore.set(row.security_id, { date, price: await converter(toScaled(row.price, PRICE_SCALE), row.currency, date) });
-    }
-  }
-
+  const { prices, pricesBefore } = await loadPrices(tx, account, securityIds, from, to, convert);
   const { rows, valueByDate } = calculateHoldings({ trades: positions, prices, pricesBefore, from, to, digits: minorUnitDigits(account.currency) });
-  await upsertHoldings(tx, account, rows);
-  // Rows of the window no longer true: after `to`, in another currency, of a security no longer
-  // traded, or before its first trade. Rows before `from` stay: a change there starts an earlier window.
-  await tx.$executeRaw`
-    WITH firsts AS (
-      SELECT t.security_id, min(e.date) AS first_date FROM entries e JOIN trades t ON t.entry_id = e.id
-       WHERE e.account_id = ${account.id}::uuid AND t.qty <> 0 GROUP BY t.security_id)
-    DELETE FROM holdings h
-     WHERE h.account_id = ${account.id}::uuid AND h.date >= ${dateOf(from)}::date
-       AND (h.date > ${dateOf(to)}::date OR h.currency <> ${account.currency}
-            OR NOT EXISTS (SELECT 1 FROM firsts f WHERE f.security_id = h.security_id AND h.date >= f.first_date))`;
+  await writeChanged(tx, account, rows, from, to, full);
+
   const values = new Map<string, number>();
   for (const [date, cents] of valueByDate) values.set(date, Number(cents));
   return values;
@@ -100,10 +86,12 @@ export async function clearHoldings(tx: FinanceTx, accountId: string): Promise<v
   await tx.$executeRaw`DELETE FROM holdings WHERE account_id = ${accountId}::uuid`;
 }
 
-/** Unit prices into the account's currency at the family's rate of the day (the latest on or before it); a missing rate fails the sync, never 1. */
-function createPriceConverter(tx: FinanceTx, familyId: string, currency: string) {
+type Converter = (price: bigint, currency: string, date: string) => Promise<bigint>;
+
+/** Unit prices (10^-4) into the account's currency at the family's rate of the day (the latest on or before it); a missing rate fails the sync, never 1. */
+function createPriceConverter(tx: FinanceTx, familyId: string, currency: string): Converter {
   const books = new Map<string, Promise<RateBook>>();
-  return async (price: bigint, from: string, date: string): Promise<bigint> => {
+  return async (price, from, date) => {
     if (from === currency) return price;
     let book = books.get(from);
     if (!book) {
@@ -114,12 +102,107 @@ function createPriceConverter(tx: FinanceTx, familyId: string, currency: string)
   };
 }
 
-/** One statement for all rows (arrays unnested); unchanged rows are not rewritten. */
-async function upsertHoldings(
-  tx: FinanceTx,
-  account: { id: string; familyId: string; currency: string },
-  rows: ReturnType<typeof calculateHoldings>["rows"],
-): Promise<void> {
+/** The securities' stored prices from `from` to `to` (one a day: the account's currency first), and each one's last before `from`. */
+async function loadPrices(tx: FinanceTx, account: Account, securityIds: string[], from: string, to: string, convert: Converter) {
+  const prices = new Map<string, Map<string, bigint>>();
+  const pricesBefore = new Map<string, { date: string; price: bigint }>();
+  if (securityIds.length === 0) return { prices, pricesBefore };
+  const series = await tx.$queryRaw<PriceSeries[]>`
+    SELECT security_id::text AS security_id, array_agg(date - DATE '1970-01-01' ORDER BY date) AS days,
+           array_agg((price * 10000)::float8 ORDER BY date) AS prices,
+           array_agg(NULLIF(currency, ${account.currency}) ORDER BY date) AS currencies
+      FROM (SELECT DISTINCT ON (security_id, date) security_id, date, price, currency
+              FROM security_prices
+             WHERE family_id = ${account.familyId}::uuid AND security_id = ANY(${securityIds}::uuid[])
+               AND date BETWEEN ${dateOf(from)}::date AND ${dateOf(to)}::date
+             ORDER BY security_id, date, (currency = ${account.currency}) DESC, currency) AS daily
+     GROUP BY security_id`;
+  for (const { security_id, days, prices: scaled, currencies } of series) {
+    const bySecurity = new Map<string, bigint>();
+    for (let i = 0; i < days.length; i++) {
+      const date = dayNumberToIso(days[i]!);
+      const price = BigInt(scaled[i]!);
+      const currency = currencies[i];
+      bySecurity.set(date, currency ? await convert(price, currency, date) : price);
+    }
+    prices.set(security_id, bySecurity);
+  }
+  // Each security's latest price before the window: a short backward walk of its (security, date) index.
+  const before = await tx.$queryRaw<{ security_id: string; date: Date; price: string; currency: string }[]>`
+    SELECT s.id::text AS security_id, last.date, chosen.price::text AS price, chosen.currency
+      FROM unnest(${securityIds}::uuid[]) AS s(id)
+      CROSS JOIN LATERAL (SELECT date FROM security_prices
+                           WHERE security_id = s.id AND date < ${dateOf(from)}::date ORDER BY date DESC LIMIT 1) AS last
+      CROSS JOIN LATERAL (SELECT price, currency FROM security_prices
+                           WHERE security_id = s.id AND date = last.date AND family_id = ${account.familyId}::uuid
+                           ORDER BY (currency = ${account.currency}) DESC, currency LIMIT 1) AS chosen`;
+  for (const row of before) {
+    const date = isoDateOf(row.date);
+    pricesBefore.set(row.security_id, { date, price: await convert(toScaled(row.price, PRICE_SCALE), row.currency, date) });
+  }
+  return { prices, pricesBefore };
+}
+
+/**
+ * Writes the computed rows of the window that differ from the stored ones, and deletes the stored
+ * rows of the window nothing computed (a security no longer traded, days before its first trade)
+ * and those after `to`. Rows before `from` stay: a change there starts an earlier window. Stored
+ * rows are compared in memory, per security by day, so a sync that changes little writes little.
+ */
+async function writeChanged(tx: FinanceTx, account: Account, rows: HoldingDay[], from: string, to: string, full: boolean): Promise<void> {
+  const stored = await tx.$queryRaw<StoredSeries[]>`
+    SELECT security_id::text AS security_id, array_agg(date - DATE '1970-01-01') AS days, array_agg((qty * 100000000)::float8) AS qtys,
+           array_agg((price * 10000)::float8) AS prices, array_agg(amount_cents::float8) AS amounts, array_agg((avg_cost * 10000)::float8) AS avg_costs
+      FROM holdings
+     WHERE account_id = ${account.id}::uuid AND currency = ${account.currency} AND date BETWEEN ${dateOf(from)}::date AND ${dateOf(to)}::date
+     GROUP BY security_id`;
+  const fromDay = isoToDayNumber(from);
+  const bySecurity = new Map<string, { series: StoredSeries; index: Int32Array }>();
+  for (const series of stored) {
+    // Position of each day's stored row in the arrays (-1: none), by day offset in the window.
+    const index = new Int32Array(isoToDayNumber(to) - fromDay + 1).fill(-1);
+    for (let i = 0; i < series.days.length; i++) index[series.days[i]! - fromDay] = i;
+    bySecurity.set(series.security_id, { series, index });
+  }
+  const changed: HoldingDay[] = [];
+  for (const row of rows) {
+    const stored = bySecurity.get(row.securityId);
+    const offset = isoToDayNumber(row.date) - fromDay;
+    const at = stored ? stored.index[offset]! : -1;
+    if (at >= 0) {
+      stored!.index[offset] = -1; // seen: what is left at the end is stale
+      const { qtys, prices, amounts, avg_costs } = stored!.series;
+      const same =
+        qtys[at] === Number(row.qty) &&
+        prices[at] === Number(row.price) &&
+        amounts[at] === Number(row.amountCents) &&
+        avg_costs[at] === (row.avgCost === null ? null : Number(row.avgCost));
+      if (same) continue;
+    }
+    changed.push(row);
+  }
+  const staleSecurities: string[] = [];
+  const staleDays: string[] = [];
+  for (const [securityId, { index }] of bySecurity) {
+    for (let offset = 0; offset < index.length; offset++) {
+      if (index[offset]! < 0) continue;
+      staleSecurities.push(securityId);
+      staleDays.push(dayNumberToIso(fromDay + offset));
+    }
+  }
+  if (staleDays.length > 0) {
+    await tx.$executeRaw`
+      DELETE FROM holdings h USING unnest(${staleSecurities}::uuid[], ${staleDays}::date[]) AS k(security_id, date)
+       WHERE h.account_id = ${account.id}::uuid AND h.currency = ${account.currency} AND h.security_id = k.security_id AND h.date = k.date`;
+  }
+  await tx.$executeRaw`DELETE FROM holdings WHERE account_id = ${account.id}::uuid AND date > ${dateOf(to)}::date`;
+  // Rows in another currency exist only after the account's currency changed, which recomputes in full.
+  if (full) await tx.$executeRaw`DELETE FROM holdings WHERE account_id = ${account.id}::uuid AND currency <> ${account.currency}`;
+  await upsertHoldings(tx, account, changed);
+}
+
+/** One statement per 20,000 rows (arrays unnested). */
+async function upsertHoldings(tx: FinanceTx, account: Account, rows: HoldingDay[]): Promise<void> {
   const BATCH = 20_000;
   for (let start = 0; start < rows.length; start += BATCH) {
     const batch = rows.slice(start, start + BATCH);
@@ -133,8 +216,6 @@ async function upsertHoldings(
              AS t(security_id, date, qty, price, amount_cents, avg_cost)
       ON CONFLICT (account_id, security_id, date, currency) DO UPDATE SET
         qty = EXCLUDED.qty, price = EXCLUDED.price, amount_cents = EXCLUDED.amount_cents, avg_cost = EXCLUDED.avg_cost,
-        cost_basis_source = EXCLUDED.cost_basis_source, updated_at = now()
-      WHERE (holdings.qty, holdings.price, holdings.amount_cents, holdings.avg_cost, holdings.cost_basis_source)
-            IS DISTINCT FROM (EXCLUDED.qty, EXCLUDED.price, EXCLUDED.amount_cents, EXCLUDED.avg_cost, EXCLUDED.cost_basis_source)`;
+        cost_basis_source = EXCLUDED.cost_basis_source, updated_at = now()`;
   }
 }

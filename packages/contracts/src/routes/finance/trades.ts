@@ -1,0 +1,70 @@
+import { defineResourceRoutes } from "../define-resource-routes";
+import { IdParams, READ, WRITE } from "../../route-access";
+import { DeleteResponseSchema } from "../../resources/accounts";
+import {
+  CreateTradeAnswerSchema,
+  CreateTradeBodySchema,
+  TradeCollectionSchema,
+  TradeListQuerySchema,
+  TradeSchema,
+  UpdateTradeBodySchema,
+} from "../../resources/trades";
+
+export const tradesRoutes = defineResourceRoutes("finance", "trades", {
+  list: {
+    method: "GET",
+    path: "/api/v1/trades",
+    summary: "List trades (newest first)",
+    tag: "Trades",
+    query: TradeListQuerySchema,
+    response: TradeCollectionSchema,
+    status: 200,
+    access: READ,
+  },
+  get: {
+    method: "GET",
+    path: "/api/v1/trades/:id",
+    summary: "Retrieve a trade",
+    tag: "Trades",
+    params: IdParams,
+    response: TradeSchema,
+    status: 200,
+    access: READ,
+    sureErrors: { notFound: "Trade not found" },
+  },
+  create: {
+    method: "POST",
+    path: "/api/v1/trades",
+    summary: "Record a buy, sell, dividend, interest, deposit or withdrawal in an investment or crypto account",
+    tag: "Trades",
+    body: CreateTradeBodySchema,
+    response: CreateTradeAnswerSchema,
+    status: 201,
+    statuses: [201],
+    access: WRITE,
+    sureErrors: { notFound: "Account not found" },
+  },
+  update: {
+    method: "PATCH",
+    path: "/api/v1/trades/:id",
+    summary: "Update a trade (a new qty or price recomputes its amount and name)",
+    tag: "Trades",
+    params: IdParams,
+    body: UpdateTradeBodySchema,
+    response: TradeSchema,
+    status: 200,
+    access: WRITE,
+    sureErrors: { notFound: "Trade not found" },
+  },
+  delete: {
+    method: "DELETE",
+    path: "/api/v1/trades/:id",
+    summary: "Delete a trade",
+    tag: "Trades",
+    params: IdParams,
+    response: DeleteResponseSchema,
+    status: 200,
+    access: WRITE,
+    sureErrors: { notFound: "Trade not found" },
+  },
+});
