@@ -374,6 +374,15 @@ describe("security prices API", () => {
     expect(await finance.db.security.count({ where: { familyId: alice.familyId } })).toBe(1);
   });
 
+  it("refuses a request that would carry prices over more than 100,000 days in all (was 365,000 rows and a timed-out request)", async () => {
+    const alice = newActor();
+    const old = Array.from({ length: 30 }, (_, index) => ({ ticker: `OLD${index}`, date: daysAgo(3700), price: "10" }));
+    const error = await expectAppError(as(alice).call("securityPrices.record", { security_prices: old }), "validation_failed");
+    expect(error.message).toContain("at most 100,000 days");
+    expect(await finance.db.securityPrice.count({ where: { familyId: alice.familyId } })).toBe(0);
+    expect(await as(alice).record({ security_prices: old.slice(0, 20) })).toHaveLength(20);
+  });
+
   it("takes 100 securities in one request", async () => {
     const alice = newActor();
     const hundred = Array.from({ length: 100 }, (_, index) => ({ ticker: `S${index}`, date: today, price: `${index + 1}` }));

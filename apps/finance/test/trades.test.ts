@@ -2,7 +2,10 @@
 // and trade_test.rb where they apply (cited per case), and the investment balances they move.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TradeSchema, TransactionSchema, TransferSchema } from "@hearth/contracts";
+import { MAX_HOLDING_ROWS, createTradeRepository } from "../src/trades/trade-repository";
 import { expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
+
+const isoDaysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 let finance: RunningFinance;
 beforeAll(async () => {
@@ -256,5 +259,70 @@ describe("investment balances and holdings", () => {
     await settled(finance);
     expect(await call("accounts.get", { id: account.id })).toMatchObject({ balance_cents: 1000000, cash_balance_cents: 1000000 });
     expect((await call("holdings.list", { account_id: account.id })).holdings).toEqual([]);
+  });
+});
+
+describe("limits and races (found by review)", () => {
+  it("refuses a price beyond its column and an amount beyond an entry's bound, writing nothing (was a 500 and an unlistable trade)", async () => {
+    const call = newFamily();
+    const account = await brokerage(call);
+    await expectAppError(call("trades.create", buy(account.id, { price: "1234567890" })), "validation_failed");
+    await expectAppError(call("trades.create", buy(account.id, { qty: "100000000", price: "1000000" })), "validation_failed");
+    await expectAppError(call("trades.create", buy(account.id, { qty: "1000000000000" })), "validation_failed");
+    expect((await call("trades.list", {})).trades).toEqual([]);
+    const trade = (await call("trades.create", buy(account.id))).body;
+    await expectAppError(call("trades.update", { id: trade.id, trade: { qty: "100000000", price: "1000000" } }), "validation_failed");
+    expect((await call("trades.get", { id: trade.id })).amount_cents).toBe(100000);
+  });
+
+  it("parallel edits of one trade both land (was a lost update), parallel deletes answer 200 once and 404 otherwise (was a 500)", async () => {
+    const call = newFamily();
+    const account = await brokerage(call);
+    for (let round = 0; round < 4; round++) {
+      const trade = (await call("trades.create", buy(account.id, { qty: 1, price: 10 }))).body;
+      await Promise.all([call("trades.update", { id: trade.id, trade: { price: "20" } }), call("trades.update", { id: trade.id, trade: { qty: "3" } })]);
+      expect(await call("trades.get", { id: trade.id })).toMatchObject({ qty: "3.0", price: "$20.00", amount_cents: 6000 });
+      const outcomes = await Promise.allSettled([1, 2, 3].map(() => call("trades.delete", { id: trade.id })));
+      expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+      for (const outcome of outcomes.filter((o) => o.status === "rejected")) expect((outcome as PromiseRejectedResult).reason.code).toBe("record_not_found");
+    }
+  });
+
+  it("a deposit naming its own account as the other side is refused (was a transfer from an account to itself)", async () => {
+    const call = newFamily();
+    const account = await brokerage(call);
+    const error = await expectAppError(
+      call("trades.create", { trade: { account_id: account.id, type: "deposit", date: "2026-03-05", amount: 500, transfer_account_id: account.id } }),
+      "validation_failed",
+    );
+    expect(error.message).toBe("Source and destination accounts must differ");
+  });
+
+  it("refuses a trade that would give the account more daily holdings than its limit (was unbounded rows and syncs)", async () => {
+    const actor = newActor();
+    const call = financeAs(finance, actor);
+    const account = await brokerage(call);
+    // The repository with a small limit: the default (250,000 rows) is minutes of syncs to reach.
+    const trades = createTradeRepository(finance.db, { maxHoldingRows: 1000 });
+    const newTrade = (date: string, ticker: string) => ({ ...buy(account.id).trade, type: "buy" as const, qty: "1", price: "10", date, ticker });
+    await trades.create(actor.familyId, newTrade(isoDaysAgo(500), "FIRST"));
+    const error = await expectAppError(trades.create(actor.familyId, newTrade(isoDaysAgo(600), "SECOND")), "validation_failed");
+    expect(error.message).toContain("at most 1,000 daily holdings");
+    expect(await finance.db.trade.count({ where: { entry: { accountId: account.id } } })).toBe(1);
+    expect(MAX_HOLDING_ROWS).toBe(250_000);
+  });
+
+  it("stores holdings up to today only, while a future-dated trade still counts in the balance on its day", async () => {
+    const call = newFamily();
+    const account = await brokerage(call);
+    const future = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    const today = new Date().toISOString().slice(0, 10);
+    await call("trades.create", buy(account.id, { date: "2026-03-02" }));
+    await call("trades.create", buy(account.id, { date: future, ticker: "LATER", qty: 2, price: 50 }));
+    await settled(finance);
+    const last = await finance.db.holding.findFirst({ where: { accountId: account.id }, orderBy: { date: "desc" } });
+    expect(last!.date.toISOString().slice(0, 10)).toBe(today);
+    const onFutureDay = (await call("balances.list", { account_id: account.id, start_date: future, end_date: future })).balances[0];
+    expect(onFutureDay).toMatchObject({ end_non_cash_balance_cents: 100000 + 10000 });
   });
 });

@@ -130,8 +130,8 @@ function materializerQueries(tx: FinanceTx, accountId: string) {
     },
 
     /** An investment account's holdings from `from` to `to` (`full`: from its opening day), materialized; each day's value in cents. */
-    holdingsValues(account: { id: string; familyId: string; currency: string }, from: string, to: string, full: boolean): Promise<Map<string, number>> {
-      return materializeHoldings(tx, account, from, to, full);
+    holdingsValues(account: { id: string; familyId: string; currency: string }, window: { from: string; to: string; full: boolean; today: string }) {
+      return materializeHoldings(tx, account, window);
     },
 
     /** The family's stored rates between two currencies (either way round), oldest first. */

@@ -26,6 +26,8 @@ export interface HoldingsInput {
   to: string;
   /** Decimal places of the account currency's minor unit. */
   digits: number;
+  /** Rows only up to this day (later days still count in `valueByDate`): holdings are stored up to today, as Sure's. */
+  rowsUntil?: string;
 }
 
 export interface HoldingDay {
@@ -124,6 +126,7 @@ export function calculateHoldings(input: HoldingsInput): HoldingsResult {
 
   const rows: HoldingDay[] = [];
   const valueByDate = new Map<string, bigint>();
+  const lastRowDay = input.rowsUntil === undefined ? toDay : Math.min(toDay, dayOf(input.rowsUntil, "rowsUntil"));
   for (let day = fromDay; day <= toDay; day++) {
     const date = dayNumberToIso(day);
     for (const trade of tradesByDay.get(day) ?? []) applyTrade(positionOf(trade.securityId), trade, day);
@@ -137,7 +140,8 @@ export function calculateHoldings(input: HoldingsInput): HoldingsResult {
       }
       const amountCents = valueInMinorUnits(position.qty, position.price, input.digits);
       total += amountCents;
-      rows.push({ securityId: position.securityId, date, qty: position.qty, price: position.price, amountCents, avgCost: avgCostOf(position) });
+      if (day <= lastRowDay)
+        rows.push({ securityId: position.securityId, date, qty: position.qty, price: position.price, amountCents, avgCost: avgCostOf(position) });
     }
     valueByDate.set(date, total);
   }

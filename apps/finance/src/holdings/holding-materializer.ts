@@ -11,7 +11,8 @@ import { calculateHoldings, type HoldingDay, type PositionTrade } from "./holdin
 interface TradeSeries {
   days: number[];
   security_ids: string[];
-  qtys: number[];
+  /** Quantity x 10^8 as text: exact at any size. */
+  qtys: string[];
   prices: number[];
   /** Null where the trade is in the account's currency. */
   currencies: (string | null)[];
@@ -33,7 +34,7 @@ interface PriceSeries {
 interface StoredSeries {
   security_id: string;
   days: number[];
-  qtys: number[];
+  qtys: string[];
   prices: number[];
   amounts: number[];
   avg_costs: (number | null)[];
@@ -47,12 +48,19 @@ type Account = { id: string; familyId: string; currency: string };
  * changed (compared in memory with what is stored), removes the ones no longer true, and returns
  * each day's holdings value in the account's currency (cents): the day's non-cash balance.
  */
-export async function materializeHoldings(tx: FinanceTx, account: Account, from: string, to: string, full: boolean): Promise<Map<string, number>> {
+export async function materializeHoldings(
+  tx: FinanceTx,
+  account: Account,
+  window: { from: string; to: string; full: boolean; today: string },
+): Promise<Map<string, number>> {
+  const { from, to, full } = window;
+  // Rows are stored up to today (as Sure's); a future-dated entry still gets its days' values.
+  const rowsUntil = window.today < to ? window.today : to;
   // One row of arrays (prices rounded half away from zero to 10^-4, as toScaled would).
   const [trades] = await tx.$queryRaw<TradeSeries[]>`
     SELECT coalesce(array_agg(e.date - DATE '1970-01-01' ORDER BY e.date, e.created_at, e.id), '{}') AS days,
            coalesce(array_agg(t.security_id::text ORDER BY e.date, e.created_at, e.id), '{}') AS security_ids,
-           coalesce(array_agg((t.qty * 100000000)::float8 ORDER BY e.date, e.created_at, e.id), '{}') AS qtys,
+           coalesce(array_agg((t.qty * 100000000)::bigint::text ORDER BY e.date, e.created_at, e.id), '{}') AS qtys,
            coalesce(array_agg(round(t.price * 10000)::float8 ORDER BY e.date, e.created_at, e.id), '{}') AS prices,
            coalesce(array_agg(NULLIF(t.currency, ${account.currency}) ORDER BY e.date, e.created_at, e.id), '{}') AS currencies
       FROM entries e JOIN trades t ON t.entry_id = e.id
@@ -73,8 +81,8 @@ export async function materializeHoldings(tx: FinanceTx, account: Account, from:
     });
   }
   const { prices, pricesBefore } = await loadPrices(tx, account, securityIds, from, to, convert);
-  const { rows, valueByDate } = calculateHoldings({ trades: positions, prices, pricesBefore, from, to, digits: minorUnitDigits(account.currency) });
-  await writeChanged(tx, account, rows, from, to, full);
+  const { rows, valueByDate } = calculateHoldings({ trades: positions, prices, pricesBefore, from, to, rowsUntil, digits: minorUnitDigits(account.currency) });
+  await writeChanged(tx, account, rows, from, rowsUntil, full);
 
   const values = new Map<string, number>();
   for (const [date, cents] of valueByDate) values.set(date, Number(cents));
@@ -146,12 +154,19 @@ async function loadPrices(tx: FinanceTx, account: Account, securityIds: string[]
 /**
  * Writes the computed rows of the window that differ from the stored ones, and deletes the stored
  * rows of the window nothing computed (a security no longer traded, days before its first trade)
- * and those after `to`. Rows before `from` stay: a change there starts an earlier window. Stored
+ * and those after `to`. Rows before `from` stay (a change there starts an earlier window), except
+ * in a full run, which starts at the opening day. Rows in another currency exist only after the
+ * account's currency changed, which recomputes in full. Stored
  * rows are compared in memory, per security by day, so a sync that changes little writes little.
  */
 async function writeChanged(tx: FinanceTx, account: Account, rows: HoldingDay[], from: string, to: string, full: boolean): Promise<void> {
+  await tx.$executeRaw`DELETE FROM holdings WHERE account_id = ${account.id}::uuid AND date > ${dateOf(to)}::date`;
+  // A full run starts at the opening day: rows before it (an opening anchor moved later, a first trade deleted) are no longer true.
+  if (full)
+    await tx.$executeRaw`DELETE FROM holdings WHERE account_id = ${account.id}::uuid AND (date < ${dateOf(from)}::date OR currency <> ${account.currency})`;
+  if (to < from) return;
   const stored = await tx.$queryRaw<StoredSeries[]>`
-    SELECT security_id::text AS security_id, array_agg(date - DATE '1970-01-01') AS days, array_agg((qty * 100000000)::float8) AS qtys,
+    SELECT security_id::text AS security_id, array_agg(date - DATE '1970-01-01') AS days, array_agg((qty * 100000000)::bigint::text) AS qtys,
            array_agg((price * 10000)::float8) AS prices, array_agg(amount_cents::float8) AS amounts, array_agg((avg_cost * 10000)::float8) AS avg_costs
       FROM holdings
      WHERE account_id = ${account.id}::uuid AND currency = ${account.currency} AND date BETWEEN ${dateOf(from)}::date AND ${dateOf(to)}::date
@@ -173,7 +188,7 @@ async function writeChanged(tx: FinanceTx, account: Account, rows: HoldingDay[],
       stored!.index[offset] = -1; // seen: what is left at the end is stale
       const { qtys, prices, amounts, avg_costs } = stored!.series;
       const same =
-        qtys[at] === Number(row.qty) &&
+        qtys[at] === row.qty.toString() &&
         prices[at] === Number(row.price) &&
         amounts[at] === Number(row.amountCents) &&
         avg_costs[at] === (row.avgCost === null ? null : Number(row.avgCost));
@@ -195,9 +210,6 @@ async function writeChanged(tx: FinanceTx, account: Account, rows: HoldingDay[],
       DELETE FROM holdings h USING unnest(${staleSecurities}::uuid[], ${staleDays}::date[]) AS k(security_id, date)
        WHERE h.account_id = ${account.id}::uuid AND h.currency = ${account.currency} AND h.security_id = k.security_id AND h.date = k.date`;
   }
-  await tx.$executeRaw`DELETE FROM holdings WHERE account_id = ${account.id}::uuid AND date > ${dateOf(to)}::date`;
-  // Rows in another currency exist only after the account's currency changed, which recomputes in full.
-  if (full) await tx.$executeRaw`DELETE FROM holdings WHERE account_id = ${account.id}::uuid AND currency <> ${account.currency}`;
   await upsertHoldings(tx, account, changed);
 }
 

@@ -3,7 +3,7 @@ import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { dateOf, dateRange, isoDateOf, todayIso } from "../ledger/dates";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
-import { importPrices, parsePriceText, type IncomingPrice } from "./price-importer";
+import { CARRY_FORWARD_MAX_DAYS, importPrices, parsePriceText, type IncomingPrice } from "./price-importer";
 import { resolveSecurity, tickerOf } from "./security-resolver";
 
 const PRICE_INCLUDE = { security: { select: { id: true, ticker: true, name: true, exchangeOperatingMic: true } } } as const;
@@ -20,8 +20,24 @@ function nameKey(item: NewSecurityPrice): string {
   return item.security_id !== undefined ? `id:${item.security_id}` : `ticker:${tickerOf(item.ticker ?? "").ticker}`;
 }
 
+/** Provisional rows one request may make carrying its prices forward (a series dated ten years back makes 3,660). */
+export const MAX_CARRIED_ROWS_PER_REQUEST = 100_000;
+
+/** An upper bound of the provisional rows a request makes: per security and currency, the days from its earliest price to today, capped as the importer caps them. */
+function carriedRowsAtMost(items: readonly NewSecurityPrice[], today: string): number {
+  const earliest = new Map<string, string>();
+  for (const item of items) {
+    const key = `${nameKey(item)}|${item.currency ?? ""}`;
+    const known = earliest.get(key);
+    if (known === undefined || item.date < known) earliest.set(key, item.date);
+  }
+  let rows = 0;
+  for (const date of earliest.values()) rows += Math.min(CARRY_FORWARD_MAX_DAYS, Math.max(0, (Date.parse(today) - Date.parse(date)) / 86_400_000));
+  return rows;
+}
+
 /** Every price checked before anything is written: all messages at once, each once. */
-function checkedPrices(items: readonly NewSecurityPrice[]): string[] {
+function checkedPrices(items: readonly NewSecurityPrice[], today: string): string[] {
   const errors = new Set<string>();
   const prices = items.map((item) => {
     const parsed = parsePriceText(item.price);
@@ -29,6 +45,11 @@ function checkedPrices(items: readonly NewSecurityPrice[]): string[] {
     return "price" in parsed ? parsed.price : "";
   });
   if (new Set(items.map(nameKey)).size > MAX_SECURITIES_PER_REQUEST) errors.add(`At most ${MAX_SECURITIES_PER_REQUEST} securities per request`);
+  if (carriedRowsAtMost(items, today) > MAX_CARRIED_ROWS_PER_REQUEST) {
+    errors.add(
+      `One request may carry prices forward over at most ${MAX_CARRIED_ROWS_PER_REQUEST.toLocaleString("en")} days in all (securities x currencies x days): send older prices in smaller requests`,
+    );
+  }
   if (errors.size > 0) throw AppError.validation([...errors]);
   return prices;
 }
@@ -95,8 +116,8 @@ export function createSecurityPriceRepository(db: FinanceDb) {
      * security. Answers the recorded rows, one per security, day and currency, in request order.
      */
     async record(familyId: string, items: readonly NewSecurityPrice[], familyCurrency: string): Promise<SecurityPriceRow[]> {
-      const prices = checkedPrices(items);
       const today = todayIso();
+      const prices = checkedPrices(items, today);
       const ids = await db.$transaction(
         async (tx) => {
           // Resolved in key order: two requests creating the same new tickers insert them in one order.

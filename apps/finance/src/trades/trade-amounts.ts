@@ -2,7 +2,7 @@
 // signed qty x price + fee (a buy is an outflow of cash, positive; a sell an inflow), its name
 // "Buy 10.0 shares of AAPL" (Trade.build_name, whose quantity prints as Ruby's BigDecimal#to_s:
 // Sure's trade_test.rb "Buy 10.0 shares of AAPL", "Buy 0.25 shares of BTC").
-import { minorUnitDigits } from "@hearth/contracts";
+import { AppError, MAX_AMOUNT_CENTS, minorUnitDigits } from "@hearth/contracts";
 import { roundHalfAwayFromZero } from "../exchange-rates/convert";
 import { QTY_SCALE, plainScaled, toScaled } from "../holdings/fixed-point";
 
@@ -17,7 +17,11 @@ export function tradeAmountCents(signedQty: bigint, priceText: string, feeText: 
   const fee = toScaled(feeText, FEE_SCALE);
   const scale = QTY_SCALE + TRADE_PRICE_SCALE;
   const exact = signedQty * price + fee * 10n ** BigInt(scale - FEE_SCALE);
-  return roundHalfAwayFromZero(exact, 10n ** BigInt(scale - minorUnitDigits(currency)));
+  const cents = roundHalfAwayFromZero(exact, 10n ** BigInt(scale - minorUnitDigits(currency)));
+  // The bound every entry's amount keeps (sums stay exact JavaScript numbers on the wire).
+  if (cents > MAX_AMOUNT_CENTS || cents < -MAX_AMOUNT_CENTS)
+    throw AppError.validation([`qty x price must be at most ${MAX_AMOUNT_CENTS.toString()} minor units`]);
+  return cents;
 }
 
 /** Minor units of a unit price (up to ten decimals) in its currency, for display. */

@@ -4,7 +4,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
 import { QTY_SCALE, fromScaled, toScaled } from "../holdings/fixed-point";
 import { isComplete } from "../ledger/complete-rows";
-import { dateOf, dateRange, isoDateOf } from "../ledger/dates";
+import { dateOf, dateRange, isoDateOf, todayIso } from "../ledger/dates";
 import { centsIn } from "../ledger/money";
 import { cashSecurityOf, resolveSecurity } from "../securities/security-resolver";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
@@ -29,6 +29,29 @@ export function assertTakesTrades(account: { accountType: string }): void {
       message: "Account does not support trades (investment or crypto exchange only)",
       errors: ["Account must be an investment or crypto exchange account"],
     });
+  }
+}
+
+/**
+ * Daily holdings rows one account may have (securities x days from each one's first trade to
+ * today): 250,000 is 68 securities held for ten years. Every sync of the account computes and
+ * compares them in one transaction of the shared worker (about 15 s at this size on two cores).
+ */
+export const MAX_HOLDING_ROWS = 250_000;
+
+/**
+ * Refuses a write that would give the account more daily holdings than MAX_HOLDING_ROWS: every
+ * sync of the account writes and compares them, in one transaction of the shared worker.
+ */
+async function assertHoldingsWithinLimit(tx: FinanceTx, accountId: string, limit: number): Promise<void> {
+  const [row] = await tx.$queryRaw<{ rows: bigint | null }[]>`
+    SELECT sum(GREATEST(${dateOf(todayIso())}::date - first_date + 1, 0))::bigint AS rows
+      FROM (SELECT min(e.date) AS first_date FROM entries e JOIN trades t ON t.entry_id = e.id
+             WHERE e.account_id = ${accountId}::uuid AND t.qty <> 0 GROUP BY t.security_id) AS firsts`;
+  if ((row?.rows ?? 0n) > BigInt(limit)) {
+    throw AppError.validation([
+      `An account holds at most ${limit.toLocaleString("en")} daily holdings (securities x days since each one's first trade): fewer securities or a later date`,
+    ]);
   }
 }
 
@@ -66,7 +89,8 @@ function tradeFieldsOf(input: NewInvestmentTrade, currency: string, ticker: stri
   };
 }
 
-export function createTradeRepository(db: FinanceDb) {
+export function createTradeRepository(db: FinanceDb, options: { maxHoldingRows?: number } = {}) {
+  const maxHoldingRows = options.maxHoldingRows ?? MAX_HOLDING_ROWS;
   async function find(tx: FinanceTx | FinanceDb, familyId: string, id: string): Promise<TradeRow> {
     const row = await tx.entry.findFirst({
       where: { id, familyId, kind: "trade", account: { status: { not: "pending_deletion" } } },
@@ -74,6 +98,16 @@ export function createTradeRepository(db: FinanceDb) {
     });
     if (!row || !isComplete(row.account, row.trade)) throw AppError.notFound("Trade");
     return row;
+  }
+
+  /**
+   * The trade, read again under its account's lock (taken first, as every ledger write takes
+   * it): a concurrent edit or delete of the same trade waits, then sees what the other did.
+   */
+  async function lockedTrade(tx: FinanceTx, familyId: string, id: string): Promise<TradeRow> {
+    const { accountId } = await find(tx, familyId, id);
+    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+    return find(tx, familyId, id);
   }
 
   return {
@@ -143,6 +177,7 @@ export function createTradeRepository(db: FinanceDb) {
             },
           },
         });
+        if (fields.qty !== "0") await assertHoldingsWithinLimit(tx, account.id, maxHoldingRows);
         await requestAccountSync(tx, familyId, account.id, input.date);
         return find(tx, familyId, entry.id);
       });
@@ -156,9 +191,9 @@ export function createTradeRepository(db: FinanceDb) {
      */
     async update(familyId: string, id: string, changes: TradeChanges): Promise<TradeRow> {
       return db.$transaction(async (tx) => {
-        const current = await find(tx, familyId, id);
+        // Two edits of one trade at once: the second reads it again after the first committed.
+        const current = await lockedTrade(tx, familyId, id);
         const trade = current.trade!;
-        await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${current.accountId}::uuid FOR UPDATE`;
         await checkCategory(tx, familyId, changes.category_id);
         const currency = changes.currency ?? current.currency;
         const currentQty = toScaled(trade.qty.toFixed(), QTY_SCALE);
@@ -193,6 +228,7 @@ export function createTradeRepository(db: FinanceDb) {
           if (changes.investment_activity_label === undefined && !trade.investmentActivityLabel) tradeData.investmentActivityLabel = sell ? "Sell" : "Buy";
         }
         await tx.entry.update({ where: { id }, data: { ...entryData, trade: { update: tradeData } } });
+        if (changes.date !== undefined && currentQty !== 0n) await assertHoldingsWithinLimit(tx, current.accountId, maxHoldingRows);
         const oldDate = isoDateOf(current.date);
         await requestAccountSync(tx, familyId, current.accountId, changes.date !== undefined && changes.date < oldDate ? changes.date : oldDate);
         return find(tx, familyId, id);
@@ -201,7 +237,7 @@ export function createTradeRepository(db: FinanceDb) {
 
     async delete(familyId: string, id: string): Promise<void> {
       await db.$transaction(async (tx) => {
-        const current = await find(tx, familyId, id);
+        const current = await lockedTrade(tx, familyId, id);
         await tx.entry.delete({ where: { id } });
         await requestAccountSync(tx, familyId, current.accountId, isoDateOf(current.date));
       });

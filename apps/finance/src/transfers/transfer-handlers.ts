@@ -1,4 +1,4 @@
-import { AppError, paginationOf } from "@hearth/contracts";
+import { paginationOf } from "@hearth/contracts";
 import type { RouteHandler } from "@hearth/service-kit";
 import type { SyncSignal } from "../syncs/sync-signal";
 import type { TransferRepository } from "./transfer-repository";
@@ -11,7 +11,6 @@ export function createTransferHandlers(transfers: TransferRepository, signal: Sy
   };
   const get: RouteHandler<"transfers.get"> = async ({ ctx, input }) => toTransferResource(await transfers.get(ctx.actor.familyId, input.id));
   const create: RouteHandler<"transfers.create"> = async ({ ctx, input }) => {
-    if (input.transfer.from_account_id === input.transfer.to_account_id) throw AppError.validation(["Source and destination accounts must differ"]);
     const row = await transfers.create(ctx.actor.familyId, input.transfer);
     signal.poke();
     return toTransferResource(row);

@@ -71,6 +71,8 @@ export function createTransferRepository(db: FinanceDb) {
      * contribution to an investment account in Investment Contributions. Every account touched is resynced from its date.
      */
     async create(familyId: string, input: NewTransferBody) {
+      // Here rather than in a handler: trades' deposits and withdrawals make transfers too.
+      if (input.from_account_id === input.to_account_id) throw AppError.validation(["Source and destination accounts must differ"]);
       return db.$transaction(async (tx) => {
         const from = await findAccount(tx, familyId, input.from_account_id);
         const to = await findAccount(tx, familyId, input.to_account_id);

@@ -67,6 +67,8 @@ export const TradeListQuerySchema = PageQuerySchema.extend({
 });
 
 const DECIMAL_TEXT = /^[+-]?\d{1,15}(\.\d{1,20})?$/;
+/** Whole digits a field may have: a price's column holds 9, a quantity is kept to 12 (a trillion units). */
+const wholeDigitsAtMost = (digits: number) => (text: string) => (text.replace(/^[+-]/u, "").split(".")[0] ?? "").length <= digits;
 
 /**
  * A decimal as clients send it (a JSON number, as Sure's clients do, or text), kept as text so no
@@ -91,8 +93,8 @@ function plainNumberText(value: number): string {
 const isPositive = (text: string) => !text.startsWith("-") && /[1-9]/.test(text);
 const isNegative = (text: string) => text.startsWith("-") && /[1-9]/.test(text);
 
-const Qty = decimalInput("qty", 8);
-const Price = decimalInput("price", 10);
+const Qty = decimalInput("qty", 8).refine(wholeDigitsAtMost(12), { message: "qty must be less than 10^12" });
+const Price = decimalInput("price", 10).refine(wholeDigitsAtMost(9), { message: "price must be less than 10^9" });
 /** Sure's parse_positive_amount! answers one message for a word, zero or a negative amount. */
 const AMOUNT_INVALID = "Amount must be a valid number";
 const Money = decimalInput("amount", 4, AMOUNT_INVALID);
