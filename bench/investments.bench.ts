@@ -10,13 +10,13 @@ import { startTestPostgres } from "@hearth/test-kit";
 import { apiClient, eventually, signUpUser, startSystem } from "@hearth/system-tests";
 import { materializeBalances } from "@hearth/finance/balances";
 import { saveSection, type BenchFigure } from "./report";
+import { percentile, sequentialGets } from "./sequential-gets";
 
 const TRADES = Number(process.env.BENCH_INVESTMENT_TRADES ?? 10_000);
 const SECURITIES = 50;
 const YEARS = 10;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const fmt = (ms: number) => ms.toFixed(1).padStart(8);
 const isoDaysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
@@ -152,17 +152,7 @@ try {
   }
 
   const headers = { "x-api-key": user.readKey };
-  async function sample(path: string): Promise<number[]> {
-    const times: number[] = [];
-    for (let i = 0; i < REQUESTS + 20; i++) {
-      const t0 = performance.now();
-      const response = await fetch(`${system.url}${path}`, { headers });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-      if (i >= 20) times.push(performance.now() - t0);
-    }
-    return times.sort((a, b) => a - b);
-  }
+  const sample = async (path: string) => (await sequentialGets(`${system.url}${path}`, headers, REQUESTS)).times;
   const baseline = await sample("/api/v1/family_settings");
   const holdings = await sample(`/api/v1/holdings?account_id=${accountId}&date=${isoDaysAgo(400)}&per_page=100`);
   const p95 = percentile(holdings, 95);

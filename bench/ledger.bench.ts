@@ -11,11 +11,11 @@ import { startSystem } from "@hearth/system-tests";
 import { materializeBalances } from "@hearth/finance/balances";
 import { emptyLedger, randomSource, seedDemoFamily, transactionEntry, valuationEntry, writeLedger } from "@hearth/demo-seed";
 import { saveSection, type BenchFigure } from "./report";
+import { percentile, sequentialGets } from "./sequential-gets";
 
 const PURCHASES = Number(process.env.BENCH_LEDGER_PURCHASES ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
 const postgres = await startTestPostgres();
@@ -36,20 +36,12 @@ try {
   console.log(`seeded ${transactions.toLocaleString("en")} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 
   const headers = { authorization: `Bearer ${family.token}` };
-  /** Latencies of `REQUESTS` sequential GETs (after 20 warm-up ones), in ms, sorted. */
+  /** Latencies of `REQUESTS` sequential GETs (after 20 warm-up ones), in ms, sorted; `first` keeps the first one's. */
   let first = 0;
   async function sample(path: string): Promise<number[]> {
-    const times: number[] = [];
-    first = 0;
-    for (let i = 0; i < REQUESTS + 20; i++) {
-      const t0 = performance.now();
-      const response = await fetch(`${system.url}${path}`, { headers });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-      if (i === 0) first = performance.now() - t0;
-      if (i >= 20) times.push(performance.now() - t0);
-    }
-    return times.sort((a, b) => a - b);
+    const sampled = await sequentialGets(`${system.url}${path}`, headers, REQUESTS);
+    first = sampled.first;
+    return sampled.times;
   }
 
   const ids = async (path: string, key: string) =>

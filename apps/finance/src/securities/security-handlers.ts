@@ -27,7 +27,9 @@ export function createSecurityHandlers(
   const record: RouteHandler<"securityPrices.record"> = async ({ ctx, input }) => {
     const familyId = ctx.actor.familyId;
     const items = input.security_prices ?? (input.security_price ? [input.security_price] : []);
-    const rows = await prices.record(familyId, items, await familyCurrency(familyId));
+    // The family's currency is a default only: read it when some price names none.
+    const fallback = items.some((item) => item.currency === undefined) ? await familyCurrency(familyId) : undefined;
+    const rows = await prices.record(familyId, items, fallback);
     signal.poke();
     return { security_prices: rows.map(toSecurityPriceResource) };
   };

@@ -115,7 +115,7 @@ export function createSecurityPriceRepository(db: FinanceDb) {
      * from the earliest day that changed. A ticker the family has not seen becomes an offline
      * security. Answers the recorded rows, one per security, day and currency, in request order.
      */
-    async record(familyId: string, items: readonly NewSecurityPrice[], familyCurrency: string): Promise<SecurityPriceRow[]> {
+    async record(familyId: string, items: readonly NewSecurityPrice[], familyCurrency: string | undefined): Promise<SecurityPriceRow[]> {
       const today = todayIso();
       const prices = checkedPrices(items, today);
       const ids = await db.$transaction(
@@ -131,6 +131,7 @@ export function createSecurityPriceRepository(db: FinanceDb) {
             const securityId = securities.get(nameKey(item))!;
             let currency = item.currency;
             if (currency === undefined) {
+              if (familyCurrency === undefined) throw new Error("a price without a currency needs the family's currency");
               if (!defaults.has(securityId)) defaults.set(securityId, await defaultCurrencyOf(tx, securityId, familyCurrency));
               currency = defaults.get(securityId)!;
             }

@@ -35,7 +35,8 @@ export function assertTakesTrades(account: { accountType: string }): void {
 /**
  * Daily holdings rows one account may have (securities x days from each one's first trade to
  * today): 250,000 is 68 securities held for ten years. Every sync of the account computes and
- * compares them in one transaction of the shared worker (about 15 s at this size on two cores).
+ * compares them in one transaction of the shared worker (measured for 181,539 rows: about 3 s over
+ * stored rows, 12 s from scratch, on two cores).
  */
 export const MAX_HOLDING_ROWS = 250_000;
 
