@@ -1,7 +1,7 @@
 // Holdings by day, mirroring Sure's test/models/holding/forward_calculator_test.rb and
 // holding_test.rb (avg_cost). Expected numbers come from those tests, worked in cents here.
 import { describe, expect, it } from "vitest";
-import { calculateHoldings, type PositionTrade } from "../src/holdings/holding-calculator";
+import { calculateHoldings, priceSeriesOf, type PositionTrade } from "../src/holdings/holding-calculator";
 import { PRICE_SCALE, QTY_SCALE, toScaled } from "../src/holdings/fixed-point";
 
 const qty = (text: string) => toScaled(text, QTY_SCALE);
@@ -10,7 +10,7 @@ const trade = (date: string, securityId: string, q: string, p: string): Position
 
 /** Daily prices of a security: [date, price] pairs. */
 function priced(entries: Record<string, [string, string][]>) {
-  return new Map(Object.entries(entries).map(([security, days]) => [security, new Map(days.map(([date, p]) => [date, price(p)]))]));
+  return new Map(Object.entries(entries).map(([security, days]) => [security, priceSeriesOf(new Map(days.map(([date, p]) => [date, price(p)])))]));
 }
 
 /** [security, date, qty, price, amount in dollars] rows, as Sure's tests list them. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { calculateBalances, calculatorAccountOf, type CalculatorEntry } from "../src/balances/balance-calculator";
 import { dayNumberToIso, isoToDayNumber } from "../src/balances/calendar-days";
 import { PRICE_SCALE, QTY_SCALE } from "../src/holdings/fixed-point";
-import { calculateHoldings, type PositionTrade } from "../src/holdings/holding-calculator";
+import { calculateHoldings, priceSeriesOf, type PositionTrade } from "../src/holdings/holding-calculator";
 import { tradeAmountCents } from "../src/trades/trade-amounts";
 
 const NUM_RUNS = 200;
@@ -67,9 +67,11 @@ function inputsOf(h: History) {
   return { from, to, positions, entries, prices };
 }
 
+const seriesOf = (prices: Map<string, Map<string, bigint>>) => new Map([...prices].map(([security, byDay]) => [security, priceSeriesOf(byDay)]));
+
 function fullRun(h: History) {
   const { from, to, positions, entries, prices } = inputsOf(h);
-  const holdings = calculateHoldings({ trades: positions, prices, from, to, digits: 2 });
+  const holdings = calculateHoldings({ trades: positions, prices: seriesOf(prices), from, to, digits: 2 });
   const values = new Map([...holdings.valueByDate].map(([date, cents]) => [date, Number(cents)]));
   const balances = calculateBalances({
     account: brokerage,
@@ -132,7 +134,7 @@ describe("investment balances over random trade and price histories", () => {
           const last = earlier.at(-1);
           if (last) pricesBefore.set(security, { date: last[0], price: last[1] });
         }
-        const holdings = calculateHoldings({ trades: positions, prices: windowPrices, pricesBefore, from: windowStart, to, digits: 2 });
+        const holdings = calculateHoldings({ trades: positions, prices: seriesOf(windowPrices), pricesBefore, from: windowStart, to, digits: 2 });
         expect(holdings.rows).toEqual(full.holdings.rows.filter((row) => row.date >= windowStart));
         const values = new Map([...holdings.valueByDate].map(([date, cents]) => [date, Number(cents)]));
         const dayBefore = full.balances.find((row) => row.date === dayNumberToIso(isoToDayNumber(windowStart) - 1))!;

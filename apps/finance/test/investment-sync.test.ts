@@ -103,3 +103,36 @@ describe("a full recomputation", () => {
     expect(trade.id).toBeDefined();
   });
 });
+
+describe("a recomputation over stored holdings", () => {
+  it("rewrites no row when nothing changed, for a lone trade and for a position without buys (null avg cost)", async () => {
+    const call = financeAs(finance, newActor());
+    const account = await call("accounts.create", {
+      account: { name: "Brokerage", account_type: "investment", balance: "1000", opening_balance_date: "2026-01-01" },
+    });
+    // A lone sell: one trade, and no buy, so no row has an avg cost.
+    await call("trades.create", { trade: { account_id: account.id, type: "sell", date: "2026-03-01", qty: "0.00012345", price: "43210.5", ticker: "LONE" } });
+    await settled(finance);
+    const before = await finance.db.holding.findMany({ where: { accountId: account.id }, orderBy: { date: "asc" } });
+    expect(before.length).toBeGreaterThan(10);
+    expect(before.every((row) => row.avgCost === null)).toBe(true);
+
+    await materializeBalances(finance.db, account.id, null);
+    const after = await finance.db.holding.findMany({ where: { accountId: account.id }, orderBy: { date: "asc" } });
+    expect(after.map((row) => [row.id, row.updatedAt.getTime()])).toEqual(before.map((row) => [row.id, row.updatedAt.getTime()]));
+  });
+
+  it("writes rows with UUIDv7 ids that rise with the day (the primary key grows at its end)", async () => {
+    const call = financeAs(finance, newActor());
+    const account = await call("accounts.create", {
+      account: { name: "Brokerage", account_type: "investment", balance: "1000", opening_balance_date: "2026-01-01" },
+    });
+    await call("trades.create", { trade: { account_id: account.id, type: "buy", date: "2026-02-01", qty: "2", price: "10", ticker: "IDS" } });
+    await settled(finance);
+    const ids = (await finance.db.holding.findMany({ where: { accountId: account.id }, orderBy: { date: "asc" } })).map((row) => row.id);
+    expect(ids.length).toBeGreaterThan(10);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

@@ -15,11 +15,23 @@ export interface PositionTrade {
   price: bigint;
 }
 
+/** One security's stored prices, oldest first: day numbers (days since 1970-01-01) and unit prices in 10^-4 of the account's currency. */
+export interface PriceSeries {
+  days: ArrayLike<number>;
+  prices: ArrayLike<bigint>;
+}
+
+/** A series from prices by ISO day (any order): how tests and small callers state prices. */
+export function priceSeriesOf(byDay: ReadonlyMap<string, bigint>): PriceSeries {
+  const sorted = [...byDay].map(([date, price]) => [dayOf(date, "price date"), price] as const).sort(([a], [b]) => a - b);
+  return { days: sorted.map(([day]) => day), prices: sorted.map(([, price]) => price) };
+}
+
 export interface HoldingsInput {
   /** Every trade of the account that moves a quantity, in any order (same-day trades apply in array order). */
   trades: readonly PositionTrade[];
-  /** Stored prices from `from` on, per security and ISO day, in 10^-4 of the account's currency. */
-  prices: ReadonlyMap<string, ReadonlyMap<string, bigint>>;
+  /** Stored prices per security, at least those from `from` on (earlier days are skipped). */
+  prices: ReadonlyMap<string, PriceSeries>;
   /** Per security, its latest stored price dated before `from` (the carried price the window starts from). */
   pricesBefore?: ReadonlyMap<string, { date: string; price: bigint }>;
   from: string;
@@ -49,6 +61,9 @@ export interface HoldingsResult {
 
 interface Position {
   securityId: string;
+  /** The security's stored prices and the index of the next one not yet applied. */
+  series: PriceSeries | undefined;
+  cursor: number;
   qty: bigint;
   /** The last price used, and the day it is from (-Infinity: none yet). */
   price: bigint;
@@ -56,6 +71,12 @@ interface Position {
   boughtQty: bigint;
   /** Sum of qty x price over the buys, in 10^-12 units. */
   boughtCost: bigint;
+  /** avgCostOf(boughtQty, boughtCost), kept as buys happen: it changes on buy days only. */
+  avgCost: bigint | null;
+  /** The last value computed and the qty and price it is of: most days repeat them. */
+  valuedQty: bigint;
+  valuedPrice: bigint;
+  value: bigint;
   started: boolean;
 }
 
@@ -65,10 +86,10 @@ function dayOf(iso: string, what: string): number {
   return day;
 }
 
-function avgCostOf(position: Position): bigint | null {
-  if (position.boughtQty <= 0n) return null;
+function avgCostOf(boughtQty: bigint, boughtCost: bigint): bigint | null {
+  if (boughtQty <= 0n) return null;
   // 10^-12 / 10^-8 = 10^-4, rounded half up (both are positive).
-  return (position.boughtCost * 2n + position.boughtQty) / (2n * position.boughtQty);
+  return (boughtCost * 2n + boughtQty) / (2n * boughtQty);
 }
 
 function applyTrade(position: Position, trade: PositionTrade, day: number): void {
@@ -77,6 +98,7 @@ function applyTrade(position: Position, trade: PositionTrade, day: number): void
   if (trade.qty > 0n) {
     position.boughtQty += trade.qty;
     position.boughtCost += trade.qty * trade.price;
+    position.avgCost = avgCostOf(position.boughtQty, position.boughtCost);
   }
   // A trade's price stands for its day unless a stored price of that day (applied later) replaces it.
   if (day >= position.priceDay) {
@@ -95,7 +117,25 @@ export function calculateHoldings(input: HoldingsInput): HoldingsResult {
   const positionOf = (securityId: string): Position => {
     let position = positions.get(securityId);
     if (!position) {
-      position = { securityId, qty: 0n, price: 0n, priceDay: -Infinity, boughtQty: 0n, boughtCost: 0n, started: false };
+      const series = input.prices.get(securityId);
+      // The cursor starts at the window's first day: earlier prices are pricesBefore's business.
+      let cursor = 0;
+      while (series && cursor < series.days.length && series.days[cursor]! < fromDay) cursor++;
+      position = {
+        securityId,
+        series,
+        cursor,
+        qty: 0n,
+        price: 0n,
+        priceDay: -Infinity,
+        boughtQty: 0n,
+        boughtCost: 0n,
+        avgCost: null,
+        valuedQty: 0n,
+        valuedPrice: -1n,
+        value: 0n,
+        started: false,
+      };
       positions.set(securityId, position);
     }
     return position;
@@ -133,15 +173,23 @@ export function calculateHoldings(input: HoldingsInput): HoldingsResult {
     let total = 0n;
     for (const position of positions.values()) {
       if (!position.started) continue;
-      const stored = input.prices.get(position.securityId)?.get(date);
-      if (stored !== undefined) {
-        position.price = stored;
-        position.priceDay = day;
+      const series = position.series;
+      if (series) {
+        while (position.cursor < series.days.length && series.days[position.cursor]! < day) position.cursor++;
+        if (position.cursor < series.days.length && series.days[position.cursor] === day) {
+          position.price = series.prices[position.cursor]!;
+          position.priceDay = day;
+        }
       }
-      const amountCents = valueInMinorUnits(position.qty, position.price, input.digits);
+      if (position.qty !== position.valuedQty || position.price !== position.valuedPrice) {
+        position.value = valueInMinorUnits(position.qty, position.price, input.digits);
+        position.valuedQty = position.qty;
+        position.valuedPrice = position.price;
+      }
+      const amountCents = position.value;
       total += amountCents;
       if (day <= lastRowDay)
-        rows.push({ securityId: position.securityId, date, qty: position.qty, price: position.price, amountCents, avgCost: avgCostOf(position) });
+        rows.push({ securityId: position.securityId, date, qty: position.qty, price: position.price, amountCents, avgCost: position.avgCost });
     }
     valueByDate.set(date, total);
   }
