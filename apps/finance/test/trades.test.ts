@@ -250,6 +250,23 @@ describe("investment balances and holdings", () => {
     expect((await call("holdings.list", { account_id: account.id, date: "2026-03-10" })).holdings[0]).toMatchObject({ amount_cents: 9500 });
   });
 
+  it("a rate recorded later revalues holdings priced in that currency, trades in the account's own currency included", async () => {
+    const call = newFamily();
+    const account = await call("accounts.create", {
+      account: { name: "Swiss brokerage", account_type: "investment", currency: "CHF", balance: "1000", opening_balance_date: "2026-01-01" },
+    });
+    await call("exchangeRates.upsert", { from: "USD", to: "CHF", date: "2026-03-01", rate: "0.80" });
+    // The trade is in CHF, so no entry of the account is in USD; only the security's prices are.
+    await call("trades.create", buy(account.id, { qty: 1, price: 80, currency: "CHF" }));
+    await call("securityPrices.record", { security_price: { ticker: "AAPL", date: "2026-03-05", price: "100", currency: "USD" } });
+    await settled(finance);
+    expect((await call("holdings.list", { account_id: account.id, date: "2026-03-06" })).holdings[0]).toMatchObject({ amount_cents: 8000 });
+    await call("exchangeRates.upsert", { from: "USD", to: "CHF", date: "2026-03-06", rate: "0.90" });
+    await settled(finance);
+    expect((await call("holdings.list", { account_id: account.id, date: "2026-03-06" })).holdings[0]).toMatchObject({ amount_cents: 9000 });
+    expect((await call("holdings.list", { account_id: account.id, date: "2026-03-05" })).holdings[0]).toMatchObject({ amount_cents: 8000 });
+  });
+
   it("deleting the trade removes its holdings and gives the cash back", async () => {
     const call = newFamily();
     const account = await brokerage(call, "10000");

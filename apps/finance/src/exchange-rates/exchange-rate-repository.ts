@@ -50,10 +50,17 @@ export function createExchangeRateRepository(db: FinanceDb) {
      */
     async queueResyncAfter(familyId: string, rate: Pick<NewExchangeRate, "from" | "to" | "date">): Promise<number> {
       const pair = [rate.from, rate.to];
+      // Entries converted with the pair, and holdings valued with it: accounts trading a security priced in the other currency of the pair from that day on.
       const accounts = await db.$queryRaw<{ account_id: string }[]>`
-        SELECT DISTINCT e.account_id FROM entries e JOIN accounts a ON a.id = e.account_id
+        SELECT e.account_id FROM entries e JOIN accounts a ON a.id = e.account_id
          WHERE e.family_id = ${familyId}::uuid AND e.currency <> a.currency
-           AND e.currency = ANY(${pair}) AND a.currency = ANY(${pair}) AND e.date >= ${dateOf(rate.date)}::date`;
+           AND e.currency = ANY(${pair}) AND a.currency = ANY(${pair}) AND e.date >= ${dateOf(rate.date)}::date
+        UNION
+        SELECT e.account_id FROM entries e JOIN trades t ON t.entry_id = e.id JOIN accounts a ON a.id = e.account_id
+         WHERE e.family_id = ${familyId}::uuid AND a.currency = ANY(${pair})
+           AND EXISTS (SELECT 1 FROM security_prices p
+                        WHERE p.security_id = t.security_id AND p.family_id = ${familyId}::uuid AND p.currency <> a.currency
+                          AND p.currency = ANY(${pair}) AND p.date >= ${dateOf(rate.date)}::date)`;
       if (accounts.length === 0) return 0;
       await db.$transaction(async (tx) => {
         for (const { account_id } of accounts) await requestAccountSync(tx, familyId, account_id, rate.date);
