@@ -6,6 +6,8 @@ import { createBalanceHandlers } from "./balances/balance-handlers";
 import { materializeBalances } from "./balances/balance-materializer";
 import { createBalanceRepository } from "./balances/balance-repository";
 import { createBalanceSheetQueries } from "./balances/balance-sheet-queries";
+import { createBudgetHandlers } from "./budgets/budget-handlers";
+import { createBudgetRepository } from "./budgets/budget-repository";
 import { createCategoryHandlers } from "./categories/category-handlers";
 import { createCategoryRepository } from "./categories/category-repository";
 import { createExchangeRateHandlers } from "./exchange-rates/exchange-rate-handlers";
@@ -16,6 +18,8 @@ import { createLedgerImportHandlers } from "./ledger-import/ledger-import-handle
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
+import { createRecurringModule, type RecurringScanOptions } from "./recurring/recurring-module";
+import { createRulesModule } from "./rules/rules-module";
 import { createSyncHandlers } from "./syncs/sync-handlers";
 import { registerSyncQueueMetrics } from "./syncs/sync-metrics";
 import { createSyncQueueQueries } from "./syncs/sync-queue-queries";
@@ -44,6 +48,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   ledgerImport?: boolean;
   /** How sync claims are held and recovered (tests shorten it; DEFAULT_SYNC_LEASE otherwise). */
   syncLease?: Partial<SyncLeaseOptions>;
+  /** How recurring detection is debounced, leased and polled (tests shorten it; DEFAULT_RECURRING_SCAN otherwise). */
+  recurringScan?: Partial<RecurringScanOptions>;
 };
 
 /**
@@ -57,6 +63,7 @@ export function createFinanceService(deps: FinanceDeps) {
   const familyCurrency = async (familyId: string) => (await settings.get(familyId)).currency;
   const transactions = createTransactionRepository(db);
   const transfers = createTransferRepository(db);
+  const recurring = createRecurringModule(db, deps.log, deps.recurringScan);
   const worker = createSyncWorker({
     queue: createSyncQueueQueries(db),
     accounts,
@@ -65,7 +72,9 @@ export function createFinanceService(deps: FinanceDeps) {
     matcher: createTransferMatcher(createTransferMatchQueries(db)),
     log: deps.log,
     ...(deps.syncLease ? { lease: deps.syncLease } : {}),
+    afterRun: (familyId) => recurring.worker.request(familyId),
   });
+  const rules = createRulesModule(db, deps.log, worker);
   const router = buildServiceRouter(
     "finance",
     {
@@ -83,6 +92,9 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createBalanceHandlers(createBalanceRepository(db), createBalanceSheetQueries(db), familyCurrency),
       ...createExchangeRateHandlers(createExchangeRateRepository(db), worker),
       ...createSyncHandlers(createSyncRepository(db), worker),
+      ...recurring.handlers,
+      ...rules.handlers,
+      ...createBudgetHandlers(createBudgetRepository(db, (familyId) => settings.get(familyId))),
     },
     createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
   );
@@ -94,5 +106,19 @@ export function createFinanceService(deps: FinanceDeps) {
     readiness: databaseReadiness(db),
   });
   registerSyncQueueMetrics(db);
-  return { router, server, worker, start: () => worker.start(), stop: () => worker.stop() };
+  return {
+    router,
+    server,
+    worker,
+    recurringWorker: recurring.worker,
+    ruleRunWorker: rules.worker,
+    start: async () => {
+      await worker.start();
+      await recurring.worker.start();
+      await rules.worker.start();
+    },
+    stop: async () => {
+      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop()]);
+    },
+  };
 }

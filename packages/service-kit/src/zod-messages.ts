@@ -16,7 +16,7 @@ export function messagesOf(error: z.ZodError): string[] {
     const last = path.at(-1);
     if (last === undefined) return issue.message;
     const field = humanize(/^\d+$/.test(last) ? path.join(".") : last);
-    if (issue.message.toLowerCase().startsWith(field.toLowerCase())) return issue.message;
+    if (issue.message.toLowerCase().startsWith(field.toLowerCase()) || issue.message.startsWith(`${last} `)) return issue.message;
     if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return `${path.join(".")} is required`;
     return `${path.join(".")}: ${issue.message}`;
   });

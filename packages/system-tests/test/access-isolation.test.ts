@@ -56,6 +56,12 @@ const VALID_BODIES: Record<string, unknown> = {
   "tags.update": { tag: { name: "Taken over", color: "#000000" } },
   "merchants.update": { merchant: { name: "Taken over", color: "#000000" } },
   "trades.update": { trade: { qty: "99", notes: "changed by another family" } },
+  "budgets.update": { budget: { budgeted_spending: "999", expected_income: "1" } },
+  "budgetCategories.update": { budget_category: { budgeted_spending: "999", rollover_enabled: true } },
+  "rules.update": { rule: { name: "Taken over", active: false } },
+  "rules.apply": { ignore_attribute_locks: true },
+  "rules.preview": {},
+  "recurringTransactions.update": { recurring_transaction: { status: "inactive", expected_day_of_month: 9 } },
 };
 
 /**
@@ -188,6 +194,8 @@ const FIELD_KINDS: Record<string, string> = {
   userId: "users",
   security_id: "securities",
   transfer_account_id: "accounts",
+  budget_id: "budgets",
+  rule_id: "rules",
 };
 /** Filters that only find something in an investment account: the victim's brokerage, not its checking account. */
 const QUERY_FIELD_KINDS: Record<string, string> = {
@@ -257,6 +265,19 @@ const ATTACKER_WRITES: Record<string, { record?: () => string; body: () => unkno
     },
   },
   "trades.update": { record: () => attackerInvestments.trade, body: () => ({ trade: { category_id: own("categories") } }) },
+  "recurringTransactions.create": {
+    body: () => ({
+      recurring_transaction: {
+        account_id: own("accounts"),
+        merchant_id: own("merchants"),
+        amount: `${++serial}.25`,
+        currency: "USD",
+        expected_day_of_month: (serial % 28) + 1,
+        last_occurrence_date: "2024-04-05",
+        next_expected_date: "2024-05-05",
+      },
+    }),
+  },
   "securityPrices.record": {
     body: () => ({
       security_price: { security_id: attackerInvestments.security, date: `2024-08-${String((++serial % 28) + 1).padStart(2, "0")}`, price: "10" },

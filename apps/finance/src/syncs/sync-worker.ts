@@ -3,6 +3,7 @@ import type { AccountRepository } from "../accounts/account-repository";
 import { MissingExchangeRate } from "../exchange-rates/rate-book";
 import { addDays, todayIso } from "../ledger/dates";
 import { MATCH_WINDOW_DAYS, type TransferMatcher } from "../transfers/transfer-matcher";
+import { createPollingLoop } from "../workers/polling-loop";
 import type { ClaimedSync, SyncOutcome, SyncQueueQueries } from "./sync-queue-queries";
 import type { SyncSignal } from "./sync-signal";
 
@@ -19,6 +20,8 @@ export interface SyncWorkerOptions {
   /** How often to look for families whose daily sync is due (also right at start). */
   dailySyncCheckMs?: number;
   lease?: Partial<SyncLeaseOptions>;
+  /** Called after each run ends, done or failed (recurring detection asks for a debounced scan of the family); must not throw. */
+  afterRun?(familyId: string): Promise<void>;
 }
 
 /** How claims are held: a run is re-queued by any instance within `ms + recoverEveryMs` of its worker stopping. */
@@ -60,20 +63,16 @@ export function createSyncWorker({
   pollMs = 250,
   dailySyncCheckMs = 10 * 60_000,
   lease: leaseOptions,
+  afterRun,
 }: SyncWorkerOptions): SyncSignal & { start(): Promise<void>; stop(): Promise<void>; drain(): Promise<void> } {
   const lease = { ...DEFAULT_SYNC_LEASE, ...leaseOptions };
-  let running = false;
-  let wake: (() => void) | null = null;
-  let loop: Promise<void> | null = null;
-  let poked = false;
   let recoveryTimer: NodeJS.Timeout | undefined;
   let recovery: Promise<void> | null = null;
   let dailyTimer: NodeJS.Timeout | undefined;
   let daily: Promise<void> | null = null;
 
   function poke() {
-    poked = true;
-    wake?.();
+    loop.poke();
   }
 
   /** Runs `work` while renewing the claim's lease; stops renewing once the run is no longer ours. */
@@ -148,8 +147,9 @@ export function createSyncWorker({
     }
   }
 
-  function run(sync: ClaimedSync): Promise<void> {
-    return holding(sync, (held) => (sync.syncableType === "Account" ? runAccount(sync) : runFamily(sync, held)));
+  async function run(sync: ClaimedSync): Promise<void> {
+    await holding(sync, (held) => (sync.syncableType === "Account" ? runAccount(sync) : runFamily(sync, held)));
+    await afterRun?.(sync.familyId);
   }
 
   /** Re-queues runs abandoned by stopped instances (any instance does it, on a timer of its own). */
@@ -169,7 +169,7 @@ export function createSyncWorker({
     recoveryTimer = setTimeout(() => {
       recovery = recover().finally(() => {
         recovery = null;
-        if (running) scheduleRecovery();
+        if (loop.running) scheduleRecovery();
       });
     }, lease.recoverEveryMs);
   }
@@ -194,7 +194,7 @@ export function createSyncWorker({
     dailyTimer = setTimeout(() => {
       daily = queueDaily().finally(() => {
         daily = null;
-        if (running) scheduleDaily();
+        if (loop.running) scheduleDaily();
       });
     }, dailySyncCheckMs);
   }
@@ -209,50 +209,23 @@ export function createSyncWorker({
     return accounts.removeOneScheduled();
   }
 
-  async function drain(): Promise<void> {
-    while (await step()) {
-      /* keep going until the queue is empty */
-    }
-  }
-
-  async function runLoop(): Promise<void> {
-    while (running) {
-      poked = false;
-      try {
-        await drain();
-      } catch (err) {
-        log.error({ err }, "sync worker step failed");
-      }
-      if (!running || poked) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  }
+  const loop = createPollingLoop({ step, pollMs, log, name: "sync worker" });
 
   return {
     poke,
     async start() {
       await recover();
       await queueDaily();
-      running = true;
+      loop.start();
       scheduleRecovery();
       scheduleDaily();
-      loop = runLoop();
     },
     async stop() {
-      running = false;
       clearTimeout(recoveryTimer);
       clearTimeout(dailyTimer);
-      wake?.();
-      await Promise.all([loop, recovery, daily]);
+      await Promise.all([loop.stop(), recovery, daily]);
     },
-    drain,
+    drain: loop.drain,
   };
 }
 export type SyncWorker = ReturnType<typeof createSyncWorker>;

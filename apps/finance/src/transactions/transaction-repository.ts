@@ -10,6 +10,8 @@ import { createListCache } from "../ledger/list-cache";
 import { centsIn } from "../ledger/money";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import { removeFeesOf } from "../transfers/transfer-fees";
+import { locksOfChanges, locksOfNewTransaction, withLocks } from "../rules/attribute-locks";
+import { applyRulesToNewTransaction } from "../rules/rules-on-create";
 import { amountChangeOf, signedCents } from "./transaction-amounts";
 import { checkpointsOf, countTransactions, entryCurrenciesOf, pageIds, transactionFilterSql } from "./transaction-page-queries";
 
@@ -114,10 +116,14 @@ export function createTransactionRepository(db: FinanceDb) {
               categoryId: input.category_id ?? null,
               merchantId: input.merchant_id ?? null,
               tags: input.tag_ids ? { create: [...new Set(input.tag_ids)].map((tagId) => ({ tagId })) } : undefined,
+              // What the creator chose is theirs: the family's rules leave it alone.
+              lockedAttributes: locksOfNewTransaction(input),
             },
           });
           await requestAccountSync(tx, familyId, account.id, input.date);
           await adjustTransactionCount(tx, familyId, 1);
+          // Before answering, so the answer shows what the rules did.
+          await applyRulesToNewTransaction(tx, familyId, entry.id);
           return find(tx, familyId, entry.id);
         });
         return { created: true, row };
@@ -135,6 +141,7 @@ export function createTransactionRepository(db: FinanceDb) {
         await checkReferences(tx, familyId, changes);
         const { currency, amountCents } = amountChangeOf(current, changes);
         const name = changes.name ?? changes.description;
+        const locks = locksOfChanges(current, { ...changes, name });
         await tx.entry.update({
           where: { id },
           data: {
@@ -148,6 +155,8 @@ export function createTransactionRepository(db: FinanceDb) {
             ...(changes.merchant_id !== undefined ? { merchantId: changes.merchant_id } : {}),
             // tag_ids replaces the tags; omitted keeps them.
             ...(changes.tag_ids !== undefined ? { tags: { deleteMany: {}, create: [...new Set(changes.tag_ids)].map((tagId) => ({ tagId })) } } : {}),
+            // What a person changed by hand is locked against rules.
+            ...(locks.length > 0 ? { lockedAttributes: withLocks(current.lockedAttributes, locks) } : {}),
           },
         });
         const oldDate = isoDateOf(current.date);

@@ -91,6 +91,50 @@ export async function investmentRecords(api: ApiClient, key: { apiKey: string },
   return { account, trade, security, price: price.id };
 }
 
+/** A budget of this period (with its lines), a rule with a run, and a recurring transaction. */
+export async function planningRecords(api: ApiClient, key: { apiKey: string }, account: string, category: string) {
+  const budget = idOf("budget", await api.post("/api/v1/budgets", { budget: { start_date: new Date().toISOString().slice(0, 10) } }, key));
+  const lines = await api.get(`/api/v1/budget_categories?budget_id=${budget}&category_id=${category}`, key);
+  const [line] = (lines.body?.budget_categories ?? []) as { id: string }[];
+  if (!line) throw new Error(`victim family: no budget category: ${JSON.stringify(lines.body)}`);
+  const rule = idOf(
+    "rule",
+    await api.post(
+      "/api/v1/rules",
+      {
+        rule: {
+          name: "Groceries",
+          conditions: [{ condition_type: "transaction_name", operator: "like", value: "groceries" }],
+          actions: [{ action_type: "set_transaction_category", value: category }],
+        },
+      },
+      key,
+    ),
+  );
+  const applied = await api.post(`/api/v1/rules/${rule}/apply`, {}, key);
+  const run = (applied.body?.data as { id?: string } | undefined)?.id;
+  if (typeof run !== "string") throw new Error(`victim family: applying the rule answered ${applied.status}: ${JSON.stringify(applied.body)}`);
+  const recurring = idOf(
+    "recurring transaction",
+    await api.post(
+      "/api/v1/recurring_transactions",
+      {
+        recurring_transaction: {
+          account_id: account,
+          name: "Gym",
+          amount: "30",
+          currency: "USD",
+          expected_day_of_month: 5,
+          last_occurrence_date: "2024-04-05",
+          next_expected_date: "2024-05-05",
+        },
+      },
+      key,
+    ),
+  );
+  return { budget, line: line.id, rule, run, recurring };
+}
+
 /** A provider of the family at the test OpenID provider, and a member signed up through it (their SSO identity). */
 async function ssoRecords(api: ApiClient, idp: TestOidcProvider, token: string) {
   const provider = idOf(
@@ -129,6 +173,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   idOf("valuation", await api.post("/api/v1/valuations", { valuation: { account_id: checking, amount: "900", date: "2024-04-02" } }, key));
 
   const investments = await investmentRecords(api, key, category);
+  const planning = await planningRecords(api, key, checking, category);
 
   const apiKey = idOf("api key", await api.post("/api/v1/api_keys", { api_key: { name: "Victim", scopes: ["read"] } }, { token: admin.accessToken }));
   const rejected = await rejectedTransfer(api, key, checking);
@@ -164,6 +209,11 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
       securities: { id: investments.security, owner },
       security_prices: { id: investments.price, owner },
       holdings: { id: holding.id, owner },
+      budgets: { id: planning.budget, owner },
+      budget_categories: { id: planning.line, owner },
+      rules: { id: planning.rule, owner },
+      rule_runs: { id: planning.run, owner },
+      recurring_transactions: { id: planning.recurring, owner },
     },
   };
 }

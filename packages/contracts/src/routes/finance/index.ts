@@ -1,12 +1,17 @@
 import { accountsRoutes } from "./accounts";
 import { balanceSheetRoutes } from "./balance-sheet";
 import { balancesRoutes } from "./balances";
+import { budgetCategoriesRoutes } from "./budget-categories";
+import { budgetsRoutes } from "./budgets";
 import { categoriesRoutes } from "./categories";
 import { exchangeRatesRoutes } from "./exchange-rates";
 import { familySettingsRoutes } from "./family-settings";
 import { holdingsRoutes } from "./holdings";
 import { merchantsRoutes } from "./merchants";
+import { recurringTransactionsRoutes } from "./recurring-transactions";
 import { rejectedTransfersRoutes } from "./rejected-transfers";
+import { ruleRunsRoutes } from "./rule-runs";
+import { rulesRoutes } from "./rules";
 import { securitiesRoutes } from "./securities";
 import { securityPricesRoutes } from "./security-prices";
 import { syncsRoutes } from "./syncs";
@@ -35,4 +40,9 @@ export const financeRoutes = {
   ...categoriesRoutes,
   ...tagsRoutes,
   ...merchantsRoutes,
+  ...rulesRoutes,
+  ...ruleRunsRoutes,
+  ...recurringTransactionsRoutes,
+  ...budgetsRoutes,
+  ...budgetCategoriesRoutes,
 };

@@ -1,0 +1,98 @@
+import { RULE_PREVIEW_LIMIT, type RuleActionType } from "@hearth/contracts";
+import type { FinanceDb, FinanceTx } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { executorOf } from "./action-sql";
+import { matchSql } from "./condition-sql";
+import type { RuleDefinition } from "./rule-definition";
+
+export interface ApplyOptions {
+  /** Overwrite attributes people set by hand (Sure's ignore_attribute_locks). */
+  ignoreLocks: boolean;
+  /** Only this entry (a transaction just created). */
+  entryId?: string;
+}
+
+/** A rule made SQL: the entries it acts on, which of them it would change, and its actions in order. Throws RuleDefinitionError for a rule that cannot run. */
+function compile(rule: RuleDefinition, options: ApplyOptions) {
+  const restriction = options.entryId === undefined ? Prisma.empty : Prisma.sql` AND e.id = ${options.entryId}::uuid`;
+  const match = Prisma.sql`${matchSql(rule)}${restriction}`;
+  const scope = { familyId: rule.familyId, match, ignoreLocks: options.ignoreLocks };
+  const actions = rule.actions.map((action) => ({ type: action.actionType as RuleActionType, value: action.value, executor: executorOf(action.actionType) }));
+  const kinds = [...new Set(["transaction", ...actions.map((action) => action.executor.kind)])];
+  const changes = actions.map((action) => ({ type: action.type, sql: action.executor.changes(action.value, scope) }));
+  return {
+    /** The entries the run counts as queued: the matched transactions (and trades when it labels them). */
+    inScope: Prisma.sql`${match} AND e.kind = ANY(${kinds}::"EntryKind"[])`,
+    changes,
+    anyChange:
+      changes.length > 0
+        ? Prisma.join(
+            changes.map((change) => Prisma.sql`(${change.sql})`),
+            " OR ",
+          )
+        : Prisma.sql`FALSE`,
+    run: async (tx: FinanceTx) => {
+      for (const action of actions) await action.executor.execute(tx, action.value, scope);
+    },
+  };
+}
+
+/**
+ * Applies a rule inside `tx`: each action one set-based statement over the matched entries.
+ * Answers how many entries it matched and how many at least one action changed (counted before
+ * the actions run, by the same conditions the actions use).
+ */
+export async function applyRule(tx: FinanceTx, rule: RuleDefinition, options: ApplyOptions): Promise<{ matched: number; modified: number }> {
+  const compiled = compile(rule, options);
+  const [counts] = await tx.$queryRaw<{ matched: number; modified: number }[]>`
+    SELECT count(*)::int AS matched, count(*) FILTER (WHERE ${compiled.anyChange})::int AS modified
+      FROM entries e WHERE ${compiled.inScope}`;
+  const matched = counts?.matched ?? 0;
+  const modified = counts?.modified ?? 0;
+  if (modified > 0) {
+    await compiled.run(tx);
+    // Cached list totals depend on categories, tags and exclusion: they are stale now.
+    await bumpLedgerVersion(tx, rule.familyId);
+  }
+  return { matched, modified };
+}
+
+/** How many entries a rule matches, without running it (the queued count of a new run). */
+export async function countMatches(db: FinanceDb | FinanceTx, rule: RuleDefinition): Promise<number> {
+  const compiled = compile(rule, { ignoreLocks: false });
+  const [row] = await db.$queryRaw<{ matched: number }[]>`SELECT count(*)::int AS matched FROM entries e WHERE ${compiled.inScope}`;
+  return row?.matched ?? 0;
+}
+
+export interface PreviewRow {
+  id: string;
+  date: Date;
+  name: string;
+  amount_cents: bigint;
+  currency: string;
+  account_id: string;
+  account_name: string;
+  account_type: string;
+  changes: RuleActionType[];
+}
+
+/** What applying the rule would do, read only: counts, and the newest entries it would change with the actions that would change each. */
+export async function previewRule(db: FinanceDb, rule: RuleDefinition, options: ApplyOptions) {
+  const compiled = compile(rule, options);
+  const [counts] = await db.$queryRaw<{ matched: number; modified: number }[]>`
+    SELECT count(*)::int AS matched, count(*) FILTER (WHERE ${compiled.anyChange})::int AS modified
+      FROM entries e WHERE ${compiled.inScope}`;
+  const which =
+    compiled.changes.length > 0
+      ? Prisma.sql`ARRAY_REMOVE(ARRAY[${Prisma.join(compiled.changes.map((change) => Prisma.sql`CASE WHEN ${change.sql} THEN ${change.type} END`))}]::text[], NULL)`
+      : Prisma.sql`ARRAY[]::text[]`;
+  const rows = await db.$queryRaw<PreviewRow[]>`
+    SELECT e.id, e.date, e.name, e.amount_cents, e.currency, a.id AS account_id, a.name AS account_name, a.account_type::text AS account_type,
+           ${which} AS changes
+      FROM entries e JOIN accounts a ON a.id = e.account_id
+     WHERE ${compiled.inScope} AND (${compiled.anyChange})
+     ORDER BY e.date DESC, e.id DESC
+     LIMIT ${RULE_PREVIEW_LIMIT}`;
+  return { matched: counts?.matched ?? 0, modified: counts?.modified ?? 0, rows };
+}

@@ -1,0 +1,58 @@
+import type { FinanceTx } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import { matchSql } from "./condition-sql";
+import { definitionOf, RULE_INCLUDE, type RuleDefinition } from "./rule-definition";
+import { applyRule } from "./rule-engine";
+
+/** Runs `work` so that a failure inside it undoes only its own changes, not the caller's transaction. */
+async function isolated<T>(tx: FinanceTx, name: string, work: () => Promise<T>): Promise<T | undefined> {
+  const savepoint = Prisma.raw(name);
+  await tx.$executeRaw`SAVEPOINT ${savepoint}`;
+  try {
+    const result = await work();
+    await tx.$executeRaw`RELEASE SAVEPOINT ${savepoint}`;
+    return result;
+  } catch {
+    await tx.$executeRaw`ROLLBACK TO SAVEPOINT ${savepoint}`;
+    return undefined;
+  }
+}
+
+/** The rule's match, or null for a stored rule this version cannot compile (it is skipped, not a failed create). */
+function matchOrNull(rule: RuleDefinition): Prisma.Sql | null {
+  try {
+    return matchSql(rule);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Applies the family's active rules to a transaction just created, inside its transaction, so the
+ * create answer shows their effect. Which rules match is asked once; the matching ones then run
+ * in order (oldest first), each on this entry alone and respecting its locked attributes. A rule
+ * that fails is skipped without failing the create.
+ */
+export async function applyRulesToNewTransaction(tx: FinanceTx, familyId: string, entryId: string): Promise<void> {
+  const rows = await tx.rule.findMany({
+    where: { familyId, active: true, resourceType: "transaction" },
+    include: RULE_INCLUDE,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  const candidates = rows.map(definitionOf).flatMap((rule) => {
+    const match = matchOrNull(rule);
+    return match ? [{ rule, match }] : [];
+  });
+  if (candidates.length === 0) return;
+  const found = await isolated(
+    tx,
+    "rules_match",
+    () =>
+      tx.$queryRaw<{ matched: boolean[] }[]>`
+      SELECT ARRAY[${Prisma.join(candidates.map(({ match }) => Prisma.sql`EXISTS (SELECT 1 FROM entries e WHERE e.id = ${entryId}::uuid AND ${match})`))}]::boolean[] AS matched`,
+  );
+  const matched = found?.[0]?.matched ?? [];
+  for (const [index, { rule }] of candidates.entries()) {
+    if (matched[index]) await isolated(tx, "rule_apply", () => applyRule(tx, rule, { ignoreLocks: false, entryId }));
+  }
+}

@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RuleRunCollectionSchema, RuleRunResponseSchema, type Actor } from "@hearth/contracts";
+import { createRuleRunQueue } from "../src/rules/rule-run-queue";
+import { eventually, expectAppError, financeAs, newActor, startFinance, type RunningFinance } from "./support";
+
+let finance: RunningFinance;
+/** What a crashed instance's claims are taken with (they are expired by hand, never waited out). */
+const LEASE_MS = 30_000;
+
+beforeAll(async () => {
+  finance = await startFinance();
+});
+afterAll(async () => finance?.stop());
+
+type Call = ReturnType<typeof financeAs>;
+
+async function newFamily(actor: Actor = newActor()) {
+  const call = financeAs(finance, actor);
+  const account = await call("accounts.create", { account: { name: "Checking", account_type: "depository", balance: 1000 } });
+  const transaction = async (fields: Record<string, unknown>) =>
+    (await call("transactions.create", { transaction: { account_id: account.id, date: "2026-03-01", amount: 10, name: "Txn", ...fields } })).body;
+  return { actor, call, account, transaction };
+}
+
+const coffeeRule = async (call: Call, actions: unknown[] = [{ action_type: "set_transaction_name", value: "Coffee" }]) =>
+  (
+    await call("rules.create", {
+      rule: { name: "Coffee cleanup", active: false, conditions: [{ condition_type: "transaction_name", operator: "like", value: "coffee" }], actions },
+    })
+  ).data;
+
+const finished = (call: Call, id: string) =>
+  eventually(async () => {
+    const run = RuleRunResponseSchema.parse(await call("ruleRuns.get", { id })).data;
+    expect(run.status).not.toBe("pending");
+    return run;
+  });
+
+describe("rule runs: listing and filters (Sure's Api::V1::RuleRunsControllerTest)", () => {
+  it("lists the family's runs newest first, shows one, filters, and keeps other families' out", async () => {
+    const { call, actor } = await newFamily();
+    const rule = await coffeeRule(call);
+    const made = async (fields: Record<string, unknown>) =>
+      finance.db.ruleRun.create({
+        data: { familyId: actor.familyId, ruleId: rule.id, ruleName: rule.name, executionType: "manual", status: "success", ...fields },
+      });
+    // Sure's setup: a successful manual run and a failed scheduled one.
+    const success = await made({ transactionsQueued: 10, transactionsProcessed: 10, transactionsModified: 4, executedAt: new Date("2024-01-15T12:00:00Z") });
+    const failed = await made({
+      executionType: "scheduled",
+      status: "failed",
+      transactionsQueued: 5,
+      transactionsProcessed: 2,
+      executedAt: new Date("2024-01-16T12:00:00Z"),
+      errorMessage: "Rule failed",
+    });
+    const other = await newFamily();
+    const otherRule = await coffeeRule(other.call);
+    const theirs = (await other.call("rules.apply", { id: otherRule.id })).data;
+
+    // "lists rule runs scoped to family rules"
+    const listed = RuleRunCollectionSchema.parse(await call("ruleRuns.list", {}));
+    expect(listed.data.map((run) => run.id)).toEqual([failed.id, success.id]);
+    expect(listed.meta).toMatchObject({ total_count: 2, current_page: 1, per_page: 25 });
+    // "shows a rule run"
+    const shown = RuleRunResponseSchema.parse(await call("ruleRuns.get", { id: success.id })).data;
+    expect(shown).toMatchObject({
+      id: success.id,
+      rule_id: rule.id,
+      rule_name: "Coffee cleanup",
+      execution_type: "manual",
+      status: "success",
+      transactions_queued: 10,
+      transactions_processed: 10,
+      transactions_modified: 4,
+      pending_jobs_count: 0,
+      executed_at: "2024-01-15T12:00:00.000Z",
+      error_message: null,
+      rule: { id: rule.id, name: "Coffee cleanup", resource_type: "transaction", active: false },
+    });
+    // "does not show another family's rule run"
+    await expectAppError(call("ruleRuns.get", { id: theirs.id }), "record_not_found");
+    await expectAppError(call("ruleRuns.get", { id: "not-a-uuid" }), "validation_failed");
+    // "filters rule runs"
+    const filtered = await call("ruleRuns.list", {
+      rule_id: rule.id,
+      status: "failed",
+      execution_type: "scheduled",
+      start_executed_at: "2024-01-16T00:00:00Z",
+      end_executed_at: "2024-01-17T00:00:00Z",
+    });
+    expect(filtered.data.map((run: { id: string }) => run.id)).toEqual([failed.id]);
+    expect((await call("ruleRuns.list", { end_executed_at: "2024-01-15T12:00:00Z" })).data.map((run: { id: string }) => run.id)).toEqual([success.id]);
+    expect((await call("ruleRuns.list", { start_executed_at: "2024-01-16T13:00:00+01:00" })).data.map((run: { id: string }) => run.id)).toEqual([failed.id]);
+    expect((await call("ruleRuns.list", { rule_id: otherRule.id })).data).toEqual([]);
+    expect((await call("ruleRuns.list", { rule_id: "", status: "", start_executed_at: "" })).meta.total_count).toBe(2);
+    // "clamps oversized per_page values to the documented maximum"
+    expect((await call("ruleRuns.list", { per_page: 500 })).meta.per_page).toBe(100);
+    // "rejects invalid filters", "rejects malformed rule_id filter", "rejects invalid timestamp filters"
+    expect((await expectAppError(call("ruleRuns.list", { status: "unknown" }), "validation_failed")).errors).toEqual([
+      "status must be one of: pending, success, failed",
+    ]);
+    expect((await expectAppError(call("ruleRuns.list", { rule_id: "not-a-uuid" }), "validation_failed")).errors).toEqual(["rule_id must be a valid UUID"]);
+    expect((await expectAppError(call("ruleRuns.list", { start_executed_at: "not-a-date" }), "validation_failed")).errors).toEqual([
+      "start_executed_at must be an ISO 8601 timestamp",
+    ]);
+    await expectAppError(call("ruleRuns.list", { execution_type: "automatic" }), "validation_failed");
+    await expectAppError(call("ruleRuns.list", { end_executed_at: "0000-01-01T00:00:00Z" }), "validation_failed");
+  });
+});
+
+describe("rule runs in the background", () => {
+  it("apply answers a pending run at once; the worker applies it and records the counts", async () => {
+    const { call, transaction } = await newFamily();
+    for (const name of ["Coffee", "Blue Bottle COFFEE", "coffee beans", "Tea"]) await transaction({ name });
+    const rule = await coffeeRule(call);
+    const queued = RuleRunResponseSchema.parse(await call("rules.apply", { id: rule.id })).data;
+    expect(queued).toMatchObject({
+      status: "pending",
+      execution_type: "manual",
+      transactions_queued: 3,
+      transactions_processed: 0,
+      rule_name: "Coffee cleanup",
+    });
+    const run = await finished(call, queued.id);
+    // "Coffee" already had the name: matched and processed, not modified.
+    expect(run).toMatchObject({ status: "success", transactions_queued: 3, transactions_processed: 3, transactions_modified: 2, error_message: null });
+    const names = (await call("transactions.list", {})).transactions.map((t: { name: string }) => t.name).sort();
+    expect(names).toEqual(["Coffee", "Coffee", "Coffee", "Tea"]);
+    // The rule is renamed later: the run keeps the name it ran under.
+    await call("rules.update", { id: rule.id, rule: { name: "Renamed" } });
+    expect((await call("ruleRuns.get", { id: run.id })).data).toMatchObject({ rule_name: "Coffee cleanup", rule: { name: "Renamed" } });
+  });
+
+  it("is one statement per action over the matched set, never one per transaction", async () => {
+    const { call, actor, account } = await newFamily();
+    const category = await call("categories.create", { category: { name: "Coffee" } });
+    await finance.db.entry.createMany({
+      data: Array.from({ length: 300 }, (_, index) => ({
+        familyId: actor.familyId,
+        accountId: account.id,
+        kind: "transaction" as const,
+        transactionKind: "standard" as const,
+        date: new Date("2026-03-01T00:00:00Z"),
+        name: `Coffee ${index}`,
+        amountCents: 100n + BigInt(index),
+        currency: "USD",
+      })),
+    });
+    const rule = await coffeeRule(call, [
+      { action_type: "set_transaction_category", value: category.id },
+      { action_type: "set_transaction_name", value: "Coffee" },
+      { action_type: "exclude_transaction" },
+    ]);
+    // Counts UPDATE statements on entries (a statement-level trigger fires once per statement, whatever it changes).
+    await finance.db.$executeRawUnsafe(`CREATE TABLE rule_runs_test_statements (family_id uuid, rows int)`);
+    await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_count() RETURNS trigger AS $$
+      BEGIN INSERT INTO rule_runs_test_statements SELECT family_id, count(*) FROM changed GROUP BY family_id; RETURN NULL; END $$ LANGUAGE plpgsql`);
+    await finance.db.$executeRawUnsafe(
+      `CREATE TRIGGER rule_runs_test_count AFTER UPDATE ON entries REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION rule_runs_test_count()`,
+    );
+    try {
+      const run = await finished(call, (await call("rules.apply", { id: rule.id })).data.id);
+      expect(run).toMatchObject({ status: "success", transactions_queued: 300, transactions_modified: 300 });
+      const statements = await finance.db.$queryRawUnsafe<{ rows: number }[]>(
+        `SELECT rows FROM rule_runs_test_statements WHERE family_id = '${actor.familyId}'::uuid ORDER BY rows`,
+      );
+      expect(statements.map((statement) => statement.rows)).toEqual([300, 300, 300]);
+    } finally {
+      await finance.db.$executeRawUnsafe(`DROP TRIGGER rule_runs_test_count ON entries`);
+      await finance.db.$executeRawUnsafe(`DROP FUNCTION rule_runs_test_count`);
+      await finance.db.$executeRawUnsafe(`DROP TABLE rule_runs_test_statements`);
+    }
+    expect(await finance.db.entry.count({ where: { accountId: account.id, categoryId: category.id, name: "Coffee", excluded: true } })).toBe(300);
+  });
+
+  it("touches only the family's own transactions", async () => {
+    const alice = await newFamily();
+    const bob = await newFamily();
+    const bobs = await bob.transaction({ name: "Coffee" });
+    await alice.transaction({ name: "Coffee" });
+    const rule = await coffeeRule(alice.call, [{ action_type: "exclude_transaction" }]);
+    expect(await finished(alice.call, (await alice.call("rules.apply", { id: rule.id })).data.id)).toMatchObject({ transactions_modified: 1 });
+    expect((await bob.call("transactions.get", { id: bobs.id })).excluded).toBe(false);
+  });
+
+  it("a run that cannot apply its rule ends failed with the reason, changing nothing", async () => {
+    const { call, transaction } = await newFamily();
+    const coffee = await transaction({ name: "Coffee shop" });
+    const rule = await coffeeRule(call);
+    await finance.db.ruleCondition.updateMany({ where: { ruleId: rule.id }, data: { operator: "sounds_like" } });
+    const run = await finished(call, (await call("rules.apply", { id: rule.id })).data.id);
+    expect(run).toMatchObject({ status: "failed", error_message: "Unsupported operator: sounds_like for transaction_name", transactions_modified: 0 });
+    expect((await call("transactions.get", { id: coffee.id })).name).toBe("Coffee shop");
+    // Preview of such a rule is a 422 naming the problem, not a 500.
+    const refused = await expectAppError(call("rules.preview", { id: rule.id }), "validation_failed");
+    expect(refused.errors).toEqual(["Unsupported operator: sounds_like for transaction_name"]);
+  });
+
+  it("a run whose statement fails ends failed, and its earlier actions are undone with it", async () => {
+    const { call, transaction } = await newFamily();
+    const coffee = await transaction({ name: "Coffee shop" });
+    const tag = await call("tags.create", { tag: { name: "Caffeine" } });
+    const rule = await coffeeRule(call, [
+      { action_type: "set_transaction_tags", value: tag.id },
+      { action_type: "set_transaction_name", value: "Refused name" },
+    ]);
+    await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_refuse() RETURNS trigger AS $$
+      BEGIN IF NEW.name = 'Refused name' THEN RAISE EXCEPTION 'refused by test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await finance.db.$executeRawUnsafe(`CREATE TRIGGER rule_runs_test_refuse BEFORE UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION rule_runs_test_refuse()`);
+    try {
+      const run = await finished(call, (await call("rules.apply", { id: rule.id })).data.id);
+      expect(run).toMatchObject({ status: "failed", error_message: "An unexpected error occurred while applying the rule" });
+    } finally {
+      await finance.db.$executeRawUnsafe(`DROP TRIGGER rule_runs_test_refuse ON entries`);
+      await finance.db.$executeRawUnsafe(`DROP FUNCTION rule_runs_test_refuse`);
+    }
+    expect(await call("transactions.get", { id: coffee.id })).toMatchObject({ name: "Coffee shop", tags: [] });
+  });
+
+  it("a pending run survives a restart, and a crashed claim is taken again once its lease ran out", async () => {
+    const { call, transaction } = await newFamily();
+    const coffee = await transaction({ name: "Coffee" });
+    const rule = await coffeeRule(call, [{ action_type: "exclude_transaction" }]);
+    const worker = finance.parts.ruleRunWorker;
+    const queue = createRuleRunQueue(finance.db);
+
+    // Queued while no worker runs (the instance is down): it waits in the table.
+    await worker.stop();
+    const queued = (await call("rules.apply", { id: rule.id })).data;
+    // Another instance claims it and dies before running it: its lease holds the run for a while.
+    const crashed = await queue.claim(LEASE_MS);
+    expect(crashed).toMatchObject({ id: queued.id, ruleId: rule.id, ignoreAttributeLocks: false });
+    expect(await queue.claim(LEASE_MS)).toBeNull();
+    await worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect((await call("ruleRuns.get", { id: queued.id })).data.status).toBe("pending");
+    expect((await call("transactions.get", { id: coffee.id })).excluded).toBe(false);
+
+    // The lease runs out: the live worker takes the run again and finishes it.
+    await finance.db.ruleRun.update({ where: { id: queued.id }, data: { leaseExpiresAt: new Date(Date.now() - 1_000) } });
+    expect(await finished(call, queued.id)).toMatchObject({ status: "success", transactions_modified: 1 });
+    expect((await call("transactions.get", { id: coffee.id })).excluded).toBe(true);
+    expect((await finance.db.ruleRun.findUniqueOrThrow({ where: { id: queued.id } })).leaseExpiresAt).toBeNull();
+  });
+
+  it("a run being applied is never claimed twice, even past its lease", async () => {
+    const { call } = await newFamily();
+    const rule = await coffeeRule(call);
+    const worker = finance.parts.ruleRunWorker;
+    const queue = createRuleRunQueue(finance.db);
+    await worker.stop();
+    try {
+      const queued = (await call("rules.apply", { id: rule.id })).data;
+      await finance.db.$transaction(async (tx) => {
+        // A worker applying the run holds its row; its lease has long run out.
+        await tx.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() - interval '1 hour' WHERE id = ${queued.id}::uuid`;
+        await tx.$queryRaw`SELECT id FROM rule_runs WHERE id = ${queued.id}::uuid FOR UPDATE`;
+        expect(await queue.claim(LEASE_MS)).toBeNull();
+      });
+      expect(await queue.claim(LEASE_MS)).toMatchObject({ id: queued.id });
+    } finally {
+      await worker.start();
+    }
+  });
+
+  it("a rule deleted with a run still queued takes the run with it", async () => {
+    const { call } = await newFamily();
+    const rule = await coffeeRule(call);
+    await finance.parts.ruleRunWorker.stop();
+    try {
+      const queued = (await call("rules.apply", { id: rule.id, ignore_attribute_locks: true })).data;
+      expect((await finance.db.ruleRun.findUniqueOrThrow({ where: { id: queued.id } })).ignoreAttributeLocks).toBe(true);
+      await call("rules.delete", { id: rule.id });
+      await expectAppError(call("ruleRuns.get", { id: queued.id }), "record_not_found");
+    } finally {
+      await finance.parts.ruleRunWorker.start();
+    }
+  });
+});

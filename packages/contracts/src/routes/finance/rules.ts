@@ -1,0 +1,91 @@
+import { defineResourceRoutes } from "../define-resource-routes";
+import { IdParams, READ, WRITE } from "../../route-access";
+import { DeleteResponseSchema } from "../../resources/accounts";
+import {
+  ApplyRuleBodySchema,
+  CreateRuleBodySchema,
+  RuleCollectionSchema,
+  RuleListQuerySchema,
+  RulePreviewSchema,
+  RuleResponseSchema,
+  RuleRunResponseSchema,
+  UpdateRuleBodySchema,
+} from "../../resources/rules";
+
+/** Sure's GET routes, and Hearth's writes, apply and preview (extensions). */
+export const rulesRoutes = defineResourceRoutes("finance", "rules", {
+  list: {
+    method: "GET",
+    path: "/api/v1/rules",
+    summary: "List rules (oldest first)",
+    tag: "Rules",
+    query: RuleListQuerySchema,
+    response: RuleCollectionSchema,
+    status: 200,
+    access: READ,
+  },
+  get: {
+    method: "GET",
+    path: "/api/v1/rules/:id",
+    summary: "Retrieve a rule",
+    tag: "Rules",
+    params: IdParams,
+    response: RuleResponseSchema,
+    status: 200,
+    access: READ,
+  },
+  create: {
+    method: "POST",
+    path: "/api/v1/rules",
+    summary: "Create a rule (applies to transactions created from then on; apply it to existing ones with /apply)",
+    tag: "Rules",
+    body: CreateRuleBodySchema,
+    response: RuleResponseSchema,
+    status: 201,
+    access: WRITE,
+  },
+  update: {
+    method: "PATCH",
+    path: "/api/v1/rules/:id",
+    summary: "Update a rule (conditions or actions, when given, replace the rule's)",
+    tag: "Rules",
+    params: IdParams,
+    body: UpdateRuleBodySchema,
+    response: RuleResponseSchema,
+    status: 200,
+    access: WRITE,
+  },
+  delete: {
+    method: "DELETE",
+    path: "/api/v1/rules/:id",
+    summary: "Delete a rule and its runs",
+    tag: "Rules",
+    params: IdParams,
+    response: DeleteResponseSchema,
+    status: 200,
+    access: WRITE,
+  },
+  apply: {
+    method: "POST",
+    path: "/api/v1/rules/:id/apply",
+    summary: "Apply a rule to the transactions it matches, in the background: answers the pending rule run",
+    tag: "Rules",
+    params: IdParams,
+    body: ApplyRuleBodySchema,
+    response: RuleRunResponseSchema,
+    status: 202,
+    access: WRITE,
+  },
+  preview: {
+    method: "POST",
+    path: "/api/v1/rules/:id/preview",
+    summary: "How many and which transactions applying the rule would change (changes nothing)",
+    tag: "Rules",
+    params: IdParams,
+    body: ApplyRuleBodySchema,
+    response: RulePreviewSchema,
+    status: 200,
+    // A POST: the route table gives every non-GET route the write scope.
+    access: WRITE,
+  },
+});
