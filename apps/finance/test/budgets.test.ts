@@ -164,6 +164,20 @@ describe("budgets", () => {
     expect((await stranger("budgets.list", {})).budgets).toEqual([]);
   });
 
+  it("answer 422, not 500, when a period's figures pass the largest exact JSON integer (an extreme rate)", async () => {
+    const { call } = await household();
+    const euros = await call("accounts.create", {
+      account: { name: "Euro vault", account_type: "depository", currency: "EUR", balance: "0", opening_balance_date: "2024-01-01" },
+    });
+    await call("exchangeRates.upsert", { from: "EUR", to: "USD", date: previous.start, rate: "100000" });
+    await call("transactions.create", { transaction: { account_id: euros.id, date: current.start, amount: "9999999999", name: "Huge", nature: "expense" } });
+    // Made, but its figures cannot be shown: the create answers 422 too, and so does every read until the rate or entry changes.
+    await expectAppError(call("budgets.create", { budget: { start_date: current.start } }), "validation_failed");
+    const [made] = (await call("budgets.list", {})).budgets;
+    const error = await expectAppError(call("budgets.get", { id: made.id }), "validation_failed");
+    expect(error.message).toContain("exceed the largest the API can show");
+  });
+
   it("keep their lines in step with the family's categories", async () => {
     const { call, food } = await household();
     const { body } = await call("budgets.create", { budget: { start_date: current.start } });

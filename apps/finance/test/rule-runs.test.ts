@@ -264,6 +264,26 @@ describe("rule runs in the background", () => {
     }
   });
 
+  it("applying a rule whose run still waits answers that run; a family has at most 10 runs waiting (was: unbounded, ahead of other families)", async () => {
+    const { call } = await newFamily();
+    const rules = await Promise.all(Array.from({ length: 11 }, () => coffeeRule(call)));
+    await finance.parts.ruleRunWorker.stop();
+    try {
+      const first = (await call("rules.apply", { id: rules[0].id })).data;
+      expect((await call("rules.apply", { id: rules[0].id })).data.id).toBe(first.id);
+      // Another lock setting is another run.
+      expect((await call("rules.apply", { id: rules[0].id, ignore_attribute_locks: true })).data.id).not.toBe(first.id);
+      for (const rule of rules.slice(1, 9)) await call("rules.apply", { id: rule.id });
+      const error = await expectAppError(call("rules.apply", { id: rules[10].id }), "validation_failed");
+      expect(error.message).toContain("At most 10 rule runs may wait at once");
+      // Another family is not held back by this one's queue.
+      const other = await newFamily();
+      expect((await other.call("rules.apply", { id: (await coffeeRule(other.call)).id })).data.status).toBe("pending");
+    } finally {
+      await finance.parts.ruleRunWorker.start();
+    }
+  });
+
   it("a rule deleted with a run still queued takes the run with it", async () => {
     const { call } = await newFamily();
     const rule = await coffeeRule(call);

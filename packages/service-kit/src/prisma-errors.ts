@@ -23,6 +23,11 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === "P2002" || code === "23505" || rawQueryCodeOf(err) === "23505";
 }
 
+/** A statement was cancelled by `statement_timeout` (PostgreSQL 57014), however Prisma wraps it. */
+export function isStatementTimeout(err: unknown): boolean {
+  return codeOf(err) === "57014" || (rawQueryCodeOf(err) ?? adapterOriginalCodeOf(err)) === "57014";
+}
+
 const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001", "3D000", "P1003"]);
 
 /** The driver adapter's names for the same failures (`meta.driverAdapterError.cause.kind`), e.g. a refused connection. */

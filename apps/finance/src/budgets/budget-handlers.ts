@@ -1,14 +1,23 @@
-import { paginationOf } from "@hearth/contracts";
+import { AppError, paginationOf } from "@hearth/contracts";
 import type { RouteHandler } from "@hearth/service-kit";
 import { budgetFigures, lineFigures, rolledUpFlows } from "./budget-figures";
 import type { BudgetRepository } from "./budget-repository";
 import { toBudgetCategoryResource, toBudgetCategorySummary, toBudgetResource, toBudgetSummary } from "./budget-resource";
 import { rolledOverAmounts } from "./budget-rollover";
 
+const LARGEST = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Figures past JSON's exact integers (an entry converted at an extreme rate) are a clear 422, not a 500 on the way out. */
+function showable(...figures: bigint[]): void {
+  if (figures.some((cents) => cents > LARGEST || cents < -LARGEST))
+    throw AppError.validation(["This budget's amounts exceed the largest the API can show exactly; check the exchange rates and amounts of its period"]);
+}
+
 export function createBudgetHandlers(budgets: BudgetRepository) {
   const detailOf = async (familyId: string, id: string) => {
     const { budget, categories, lines, actuals } = await budgets.detail(familyId, id);
     const figures = budgetFigures({ budgetedCents: budget.budgetedSpendingCents, categories, lines, rolled: rolledUpFlows(categories, actuals.byCategory) });
+    showable(budget.allocatedCents, ...Object.values(figures));
     return toBudgetResource(budget, figures, actuals.missing);
   };
   const lineDetailOf = async (familyId: string, id: string) => {
@@ -18,7 +27,9 @@ export function createBudgetHandlers(budgets: BudgetRepository) {
     const enabled = categoryIds.filter((categoryId) => input.lines.find((each) => each.categoryId === categoryId)?.rolloverEnabled);
     const rolledOver = await rolledOverAmounts(budgets, familyId, line.budget, enabled);
     const own = input.lines.find((each) => each.categoryId === line.categoryId)!;
-    return toBudgetCategoryResource(line, lineFigures(own, { ...input, rolled: rolledUpFlows(input.categories, input.actuals.byCategory), rolledOver }));
+    const figures = lineFigures(own, { ...input, rolled: rolledUpFlows(input.categories, input.actuals.byCategory), rolledOver });
+    showable(figures.actualSpending, figures.availableToSpend, figures.rolledOver, figures.displayBudgetedCents);
+    return toBudgetCategoryResource(line, figures);
   };
 
   const list: RouteHandler<"budgets.list"> = async ({ ctx, input }) => {

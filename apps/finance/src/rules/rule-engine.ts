@@ -1,4 +1,5 @@
-import { RULE_PREVIEW_LIMIT, type RuleActionType } from "@hearth/contracts";
+import { AppError, RULE_PREVIEW_LIMIT, type RuleActionType } from "@hearth/contracts";
+import { isStatementTimeout } from "@hearth/service-kit";
 import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
@@ -65,6 +66,28 @@ export async function countMatches(db: FinanceDb | FinanceTx, rule: RuleDefiniti
   return row?.matched ?? 0;
 }
 
+/** How long a request may spend evaluating a rule over the family's transactions (a preview, an apply's count). */
+export const RULE_EVALUATION_TIMEOUT_MS = 20_000;
+
+/**
+ * Runs `work` in a transaction whose statements stop after RULE_EVALUATION_TIMEOUT_MS: a rule too
+ * costly for the family's ledger is a 422 that says so, not a database busy for minutes.
+ */
+export async function withinEvaluationTime<T>(db: FinanceDb, work: (tx: FinanceTx) => Promise<T>): Promise<T> {
+  try {
+    return await db.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${RULE_EVALUATION_TIMEOUT_MS}`);
+        return work(tx);
+      },
+      { timeout: RULE_EVALUATION_TIMEOUT_MS + 5_000 },
+    );
+  } catch (err) {
+    if (isStatementTimeout(err)) throw AppError.validation(["The rule's conditions take too long to evaluate over this family's transactions: simplify them"]);
+    throw err;
+  }
+}
+
 export interface PreviewRow {
   id: string;
   date: Date;
@@ -78,7 +101,7 @@ export interface PreviewRow {
 }
 
 /** What applying the rule would do, read only: counts, and the newest entries it would change with the actions that would change each. */
-export async function previewRule(db: FinanceDb, rule: RuleDefinition, options: ApplyOptions) {
+export async function previewRule(db: FinanceDb | FinanceTx, rule: RuleDefinition, options: ApplyOptions) {
   const compiled = compile(rule, options);
   const [counts] = await db.$queryRaw<{ matched: number; modified: number }[]>`
     SELECT count(*)::int AS matched, count(*) FILTER (WHERE ${compiled.anyChange})::int AS modified

@@ -3,7 +3,7 @@ import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../ledger/dates";
 import { definitionOf, RULE_INCLUDE, RuleDefinitionError, type RuleRow } from "./rule-definition";
-import { previewRule } from "./rule-engine";
+import { previewRule, withinEvaluationTime } from "./rule-engine";
 import { checkActionReferences, checkRoomForRule } from "./rule-validation";
 
 function conditionRows(conditions: RuleConditionInput[]): Prisma.RuleConditionCreateWithoutRuleInput[] {
@@ -56,6 +56,8 @@ export function createRuleRepository(db: FinanceDb) {
 
     create(familyId: string, input: NewRuleInput) {
       return db.$transaction(async (tx) => {
+        // One create at a time per family, so parallel ones cannot pass the count together.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`rules:${familyId}`}, 0))`;
         await checkRoomForRule(tx, familyId);
         await checkActionReferences(tx, familyId, input.actions);
         const rule = await tx.rule.create({
@@ -105,7 +107,7 @@ export function createRuleRepository(db: FinanceDb) {
     /** What applying the rule would do (read only); a stored rule that cannot run is a 422 saying why. */
     async preview(rule: RuleRow, ignoreLocks: boolean) {
       try {
-        return await previewRule(db, definitionOf(rule), { ignoreLocks });
+        return await withinEvaluationTime(db, (tx) => previewRule(tx, definitionOf(rule), { ignoreLocks }));
       } catch (err) {
         if (err instanceof RuleDefinitionError) throw AppError.validation([err.message]);
         throw err;

@@ -2,12 +2,15 @@ import { AppError, pageWindow, type QueryOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { definitionOf, RULE_INCLUDE, RuleDefinitionError } from "./rule-definition";
-import { countMatches } from "./rule-engine";
+import { countMatches, withinEvaluationTime } from "./rule-engine";
 
 export const RULE_RUN_INCLUDE = { rule: { select: { id: true, name: true, resourceType: true, active: true } } } as const satisfies Prisma.RuleRunInclude;
 export type RuleRunRow = Prisma.RuleRunGetPayload<{ include: typeof RULE_RUN_INCLUDE }>;
 
 /** The family's rule runs as the API shows them; every query scoped by the verified family. */
+/** Rule runs one family may have waiting in the shared queue. */
+export const MAX_PENDING_RUNS = 10;
+
 export function createRuleRunRepository(db: FinanceDb) {
   return {
     /** Newest first (Sure's RuleRun.recent). */
@@ -44,9 +47,15 @@ export function createRuleRunRepository(db: FinanceDb) {
     async enqueue(familyId: string, ruleId: string, ignoreAttributeLocks: boolean): Promise<RuleRunRow> {
       const rule = await db.rule.findFirst({ where: { id: ruleId, familyId }, include: RULE_INCLUDE });
       if (!rule) throw AppError.notFound("Rule");
+      // The queue is shared by every family: applying a rule again while its run waits answers that run,
+      // and a family has at most MAX_PENDING_RUNS waiting, so one family's flood cannot hold the others back.
+      const waiting = await db.ruleRun.findFirst({ where: { familyId, ruleId, status: "pending", ignoreAttributeLocks }, include: RULE_RUN_INCLUDE });
+      if (waiting) return waiting;
+      if ((await db.ruleRun.count({ where: { familyId, status: "pending" } })) >= MAX_PENDING_RUNS)
+        throw AppError.validation([`At most ${MAX_PENDING_RUNS} rule runs may wait at once: try again when some have finished`]);
       let queued = 0;
       try {
-        queued = await countMatches(db, definitionOf(rule));
+        queued = await withinEvaluationTime(db, (tx) => countMatches(tx, definitionOf(rule)));
       } catch (err) {
         if (!(err instanceof RuleDefinitionError)) throw err;
       }

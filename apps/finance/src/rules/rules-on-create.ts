@@ -4,6 +4,9 @@ import { matchSql } from "./condition-sql";
 import { definitionOf, RULE_INCLUDE, type RuleDefinition } from "./rule-definition";
 import { applyRule } from "./rule-engine";
 
+/** How long deciding which rules match a new transaction may take. */
+const CREATE_TIME_MATCH_TIMEOUT_MS = 2_000;
+
 /** Runs `work` so that a failure inside it undoes only its own changes, not the caller's transaction. */
 async function isolated<T>(tx: FinanceTx, name: string, work: () => Promise<T>): Promise<T | undefined> {
   const savepoint = Prisma.raw(name);
@@ -44,13 +47,14 @@ export async function applyRulesToNewTransaction(tx: FinanceTx, familyId: string
     return match ? [{ rule, match }] : [];
   });
   if (candidates.length === 0) return;
-  const found = await isolated(
-    tx,
-    "rules_match",
-    () =>
-      tx.$queryRaw<{ matched: boolean[] }[]>`
-      SELECT ARRAY[${Prisma.join(candidates.map(({ match }) => Prisma.sql`EXISTS (SELECT 1 FROM entries e WHERE e.id = ${entryId}::uuid AND ${match})`))}]::boolean[] AS matched`,
-  );
+  // Bounded: a family's rules must not hold up its every create (past the bound they are skipped, as a failing rule is).
+  const found = await isolated(tx, "rules_match", async () => {
+    await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${CREATE_TIME_MATCH_TIMEOUT_MS}`);
+    const matched = await tx.$queryRaw<{ matched: boolean[] }[]>`
+      SELECT ARRAY[${Prisma.join(candidates.map(({ match }) => Prisma.sql`EXISTS (SELECT 1 FROM entries e WHERE e.id = ${entryId}::uuid AND ${match})`))}]::boolean[] AS matched`;
+    await tx.$executeRawUnsafe("SET LOCAL statement_timeout = DEFAULT");
+    return matched;
+  });
   const matched = found?.[0]?.matched ?? [];
   for (const [index, { rule }] of candidates.entries()) {
     if (matched[index]) await isolated(tx, "rule_apply", () => applyRule(tx, rule, { ignoreLocks: false, entryId }));

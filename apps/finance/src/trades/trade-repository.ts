@@ -8,6 +8,7 @@ import { dateOf, dateRange, isoDateOf, todayIso } from "../ledger/dates";
 import { centsIn } from "../ledger/money";
 import { cashSecurityOf, resolveSecurity } from "../securities/security-resolver";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
+import { withLocks } from "../rules/attribute-locks";
 import { tradeAmountCents, tradeName } from "./trade-amounts";
 
 const TRADE_INCLUDE = {
@@ -205,6 +206,15 @@ export function createTradeRepository(db: FinanceDb, options: { maxHoldingRows?:
           ...(changes.name !== undefined ? { name: changes.name } : {}),
           ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
           ...(changes.category_id !== undefined ? { category: changes.category_id ? { connect: { id: changes.category_id } } : { disconnect: true } } : {}),
+          // A label or category set by hand is locked against rules (Sure's lock_saved_attributes!).
+          ...(changes.investment_activity_label !== undefined || changes.category_id !== undefined
+            ? {
+                lockedAttributes: withLocks(current.lockedAttributes, [
+                  ...(changes.investment_activity_label !== undefined ? ["investment_activity_label"] : []),
+                  ...(changes.category_id !== undefined ? ["category_id"] : []),
+                ]),
+              }
+            : {}),
         };
         const tradeData: Prisma.TradeUpdateInput = {
           ...(changes.investment_activity_label !== undefined ? { investmentActivityLabel: changes.investment_activity_label } : {}),

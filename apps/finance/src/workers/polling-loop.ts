@@ -3,7 +3,7 @@ import type { Logger } from "@hearth/service-kit";
 export interface PollingLoop {
   /** Runs `step` again now (work was queued), or right after the current pass. */
   poke(): void;
-  /** Runs `step` until it reports nothing left. */
+  /** Runs `step` until it reports nothing left (tests and callers that want the queue empty now). */
   drain(): Promise<void>;
   start(): void;
   /** Ends the loop after the step in progress. */
@@ -33,7 +33,10 @@ export function createPollingLoop({ step, pollMs, log, name }: { step(): Promise
     while (running) {
       poked = false;
       try {
-        await drain();
+        // Not drain(): a stop ends the loop after the step in progress, not after the whole queue.
+        while (running && (await step())) {
+          /* until nothing is left, or stopped */
+        }
       } catch (err) {
         log.error({ err }, `${name} step failed`);
       }
