@@ -6,34 +6,20 @@
 // - GET /api/v1/balance_sheet for 50 accounts (target p95 < 50 ms).
 // BENCH_LEDGER_PURCHASES (default 1,000,000) sizes the large family; BENCH_REQUESTS the samples.
 import { performance } from "node:perf_hooks";
-import { startTestPostgres } from "@hearth/test-kit";
-import { startSystem } from "@hearth/system-tests";
 import { materializeBalances } from "@hearth/finance/balances";
-import { emptyLedger, randomSource, seedDemoFamily, transactionEntry, valuationEntry, writeLedger } from "@hearth/demo-seed";
+import { emptyLedger, randomSource, transactionEntry, valuationEntry, writeLedger } from "@hearth/demo-seed";
+import { startLargeFamily } from "./large-family";
 import { saveSection, type BenchFigure } from "./report";
 import { percentile, sequentialGets } from "./sequential-gets";
 
-const PURCHASES = Number(process.env.BENCH_LEDGER_PURCHASES ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
-const postgres = await startTestPostgres();
-const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" }, ledgerImport: true });
-const db = system.db.finance;
+const { system, db, family, transactions, stop } = await startLargeFamily("ledger");
 const finance = { url: system.services.finance.url, internalAuthSecret: system.config.INTERNAL_AUTH_SECRET };
 try {
   let started = performance.now();
-  const family = await seedDemoFamily({
-    apiUrl: system.url,
-    finance,
-    email: `bench-${Date.now()}@hearth.example`,
-    password: "Bench-Password-1",
-    purchases: PURCHASES,
-    log: (line) => console.log(`  ${line}`),
-  });
-  const transactions = await db.entry.count({ where: { familyId: family.familyId, kind: "transaction" } });
-  console.log(`seeded ${transactions.toLocaleString("en")} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 
   const headers = { authorization: `Bearer ${family.token}` };
   /** Latencies of `REQUESTS` sequential GETs (after 20 warm-up ones), in ms, sorted; `first` keeps the first one's. */
@@ -205,6 +191,5 @@ try {
     `\nGET /api/v1/balance_sheet, 50 accounts in 3 currencies: p50 ${fmt(percentile(sheet, 50))} ms, p95 ${fmt(p95)} ms (target < 50 ms: ${p95 < 50 ? "PASS" : "FAIL"}); p95/baseline ${(p95 / baseline).toFixed(2)}x`,
   );
 } finally {
-  await system.stop();
-  await postgres.stop();
+  await stop();
 }

@@ -5,34 +5,18 @@
 // - recurring-transaction detection over the whole family (target < 5 s).
 // BENCH_LEDGER_PURCHASES (default 1,000,000) sizes the family; BENCH_REQUESTS the samples.
 import { performance } from "node:perf_hooks";
-import { startTestPostgres } from "@hearth/test-kit";
-import { startSystem } from "@hearth/system-tests";
-import { seedDemoFamily } from "@hearth/demo-seed";
 import { runRecurringScan } from "@hearth/finance/recurring";
+import { startLargeFamily } from "./large-family";
 import { saveSection, type BenchFigure } from "./report";
 import { percentile, sequentialGets } from "./sequential-gets";
 
-const PURCHASES = Number(process.env.BENCH_LEDGER_PURCHASES ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const PERIODS = 24;
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
-const postgres = await startTestPostgres();
-const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" }, ledgerImport: true });
-const db = system.db.finance;
-const finance = { url: system.services.finance.url, internalAuthSecret: system.config.INTERNAL_AUTH_SECRET };
+const { system, db, family, transactions, stop } = await startLargeFamily("planning");
 try {
   let started = performance.now();
-  const family = await seedDemoFamily({
-    apiUrl: system.url,
-    finance,
-    email: `bench-planning-${Date.now()}@hearth.example`,
-    password: "Bench-Password-1",
-    purchases: PURCHASES,
-    log: (line) => console.log(`  ${line}`),
-  });
-  const transactions = await db.entry.count({ where: { familyId: family.familyId, kind: "transaction" } });
-  console.log(`seeded ${transactions.toLocaleString("en")} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   const headers = { authorization: `Bearer ${family.token}`, "content-type": "application/json" };
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${system.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -168,6 +152,5 @@ try {
   });
   if (figures.some((figure) => figure.goal && !figure.goal.met)) process.exitCode = 1;
 } finally {
-  await system.stop();
-  await postgres.stop();
+  await stop();
 }

@@ -17,8 +17,8 @@ export function createBudgetHandlers(budgets: BudgetRepository) {
   const detailOf = async (familyId: string, id: string) => {
     const { budget, categories, lines, actuals } = await budgets.detail(familyId, id);
     const figures = budgetFigures({ budgetedCents: budget.budgetedSpendingCents, categories, lines, rolled: rolledUpFlows(categories, actuals.byCategory) });
-    showable(budget.allocatedCents, ...Object.values(figures));
-    return toBudgetResource(budget, figures, actuals.missing);
+    showable(...Object.values(figures));
+    return toBudgetResource({ ...budget, allocatedCents: figures.allocatedSpending }, figures, actuals.missing);
   };
   const lineDetailOf = async (familyId: string, id: string) => {
     const line = await budgets.findLine(familyId, id);

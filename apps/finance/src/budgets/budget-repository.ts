@@ -80,12 +80,11 @@ export function createBudgetRepository(db: FinanceDb, settingsOf: (familyId: str
       return { rows: await withAllocated(rows), total };
     },
 
-    /** The budget, its lines in step with the family's categories, and its period's actuals. */
+    /** The budget, its lines in step with the family's categories, and its period's actuals (its allocation is the figures'). */
     async detail(familyId: string, id: string) {
       const budget = await findBudget(familyId, id);
       await inSync(familyId, [budget.id]);
-      const [row] = await withAllocated([budget]);
-      return { budget: row!, ...(await repository.figuresInput(familyId, budget)) };
+      return { budget, ...(await repository.figuresInput(familyId, budget)) };
     },
 
     /** What the figures of a budget are computed from: the family's categories, the budget's lines, the period's actuals. */

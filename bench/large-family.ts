@@ -1,0 +1,35 @@
+// The large family the ledger and planning benches share: a system on a throwaway database and
+// the demo seed's family of BENCH_LEDGER_PURCHASES purchases (default 1,000,000) over two years.
+import { performance } from "node:perf_hooks";
+import { startTestPostgres } from "@hearth/test-kit";
+import { startSystem } from "@hearth/system-tests";
+import { seedDemoFamily } from "@hearth/demo-seed";
+
+export const PURCHASES = Number(process.env.BENCH_LEDGER_PURCHASES ?? 1_000_000);
+
+export async function startLargeFamily(name: string) {
+  const postgres = await startTestPostgres();
+  const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" }, ledgerImport: true });
+  const db = system.db.finance;
+  const stop = async () => {
+    await system.stop();
+    await postgres.stop();
+  };
+  try {
+    const started = performance.now();
+    const family = await seedDemoFamily({
+      apiUrl: system.url,
+      finance: { url: system.services.finance.url, internalAuthSecret: system.config.INTERNAL_AUTH_SECRET },
+      email: `bench-${name}-${Date.now()}@hearth.example`,
+      password: "Bench-Password-1",
+      purchases: PURCHASES,
+      log: (line) => console.log(`  ${line}`),
+    });
+    const transactions = await db.entry.count({ where: { familyId: family.familyId, kind: "transaction" } });
+    console.log(`seeded ${transactions.toLocaleString("en")} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    return { system, db, family, transactions, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
