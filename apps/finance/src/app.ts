@@ -15,6 +15,8 @@ import { createExchangeRateRepository } from "./exchange-rates/exchange-rate-rep
 import { createFamilySettingsHandlers } from "./family-settings/family-settings-handlers";
 import { createFamilySettingsRepository } from "./family-settings/family-settings-repository";
 import { createLedgerImportHandlers } from "./ledger-import/ledger-import-handlers";
+import { createFamilyDataHandlers, type FamilyPurgeLimits } from "./family-data/family-data-handlers";
+import { createFamilyDataRepository } from "./family-data/family-data-repository";
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
@@ -50,6 +52,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   syncLease?: Partial<SyncLeaseOptions>;
   /** How recurring detection is debounced, leased and polled (tests shorten it; DEFAULT_RECURRING_SCAN otherwise). */
   recurringScan?: Partial<RecurringScanOptions>;
+  /** Batch size and time budget of a family purge step (tests shrink them). */
+  familyPurge?: FamilyPurgeLimits;
 };
 
 /**
@@ -96,7 +100,10 @@ export function createFinanceService(deps: FinanceDeps) {
       ...rules.handlers,
       ...createBudgetHandlers(createBudgetRepository(db, (familyId) => settings.get(familyId))),
     },
-    createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
+    {
+      ...createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
+      ...createFamilyDataHandlers(createFamilyDataRepository(db), deps.familyPurge),
+    },
   );
   const server = createServiceServer({
     service: "finance",

@@ -10,6 +10,9 @@ import { createGatewayReadiness } from "./health/gateway-readiness";
 import { createIdempotencyRepository } from "./idempotency/idempotency-repository";
 import { DEFAULT_IDEMPOTENCY, createIdempotentRequests } from "./idempotency/idempotent-requests";
 import { createIdentity } from "./identity/identity";
+import { createFamilyPurgeRepository } from "./family-data/family-purge-repository";
+import { DEFAULT_FAMILY_PURGER, createFamilyPurger, type FamilyPurgerOptions } from "./family-data/family-purger";
+import { createFamilyResetHandlers } from "./family-data/family-reset-handlers";
 
 const SERVICE_URL_KEYS: Record<ServiceName, "FINANCE_URL" | "CHAT_URL" | "NOTIFICATIONS_URL" | "AUDIT_URL"> = {
   finance: "FINANCE_URL",
@@ -22,10 +25,12 @@ export interface GatewayDeps {
   config: GatewayConfig;
   db: IdentityDb;
   log: Logger;
+  /** How family purges are leased, polled and retried (tests shorten it). */
+  familyPurger?: Partial<FamilyPurgerOptions>;
 }
 
 /** Wires the gateway by hand: service clients, identity, the outbox relay and the HTTP app. Tests start exactly this. */
-export async function createGateway({ config, db, log }: GatewayDeps) {
+export async function createGateway({ config, db, log, familyPurger: purgerOptions }: GatewayDeps) {
   const services = Object.fromEntries(
     SERVICE_NAMES.map((service) => [
       service,
@@ -48,7 +53,15 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     redisUrl: config.REDIS_URL,
     log,
   });
-  const { local, authenticate, credentials, sessionExpiry, sweeper } = createIdentity({ config, db, log, onEventsWritten, rateLimiter });
+  // Family purges (a reset, a deleted family) run in the background against every service holding family data.
+  const purger = createFamilyPurger(createFamilyPurgeRepository(db), services, log, { ...DEFAULT_FAMILY_PURGER, ...purgerOptions });
+  const onFamilyPurgeQueued = () => purger.poke();
+  const identity = createIdentity({ config, db, log, onEventsWritten, rateLimiter, onFamilyPurgeQueued });
+  const { authenticate, credentials, sessionExpiry, sweeper } = identity;
+  const local = {
+    ...identity.local,
+    ...createFamilyResetHandlers({ ...identity.repositories, withIdentityEvents: identity.withIdentityEvents, services, onPurgeQueued: onFamilyPurgeQueued }),
+  };
 
   // Idempotent POSTs wait longer for their service: the run goes on after the client's answer is late, and is stored.
   const patientServices = Object.fromEntries(
@@ -93,6 +106,8 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
     sessionExpiry,
     /** Purges expired identity rows; `sweeper.sweep()` runs it once. */
     sweeper,
+    /** Works queued family purges; `purger.runOnce()` runs the due ones now. */
+    purger,
     /** SIGTERM's first step: /ready turns 503 "draining" while requests are still served. */
     drain: () => readiness.drain(),
     start: async () => {
@@ -101,12 +116,14 @@ export async function createGateway({ config, db, log }: GatewayDeps) {
       await events.relay.start();
       sessionExpiry.start();
       sweeper.start();
+      purger.start();
     },
     stop: async () => {
       // Idempotent runs whose answer was late store it before the database goes (within the shutdown's time).
       await idempotency.drain(8000);
       await sessionExpiry.stop();
       await sweeper.stop();
+      await purger.stop();
       await rateLimiter.stop();
       await credentials.stop();
       await events.stop();

@@ -1,4 +1,6 @@
 import { buildServiceRouter, createServiceServer, databaseReadiness, type ServiceDeps } from "@hearth/service-kit";
+import { createFamilyDataHandlers } from "./family-data/family-data-handlers";
+import { createFamilyDataRepository } from "./family-data/family-data-repository";
 import type { NotificationsDb } from "./db";
 import { createPushSubscriptionHandlers } from "./push-subscriptions/push-subscription-handlers";
 import { createPushSubscriptionRepository } from "./push-subscriptions/push-subscription-repository";
@@ -7,9 +9,13 @@ export type NotificationsDeps = ServiceDeps<NotificationsDb>;
 
 /** Wires the notifications service by hand: repository, handlers, router, server. Tests start exactly this. */
 export function createNotificationsService(deps: NotificationsDeps) {
-  const router = buildServiceRouter("notifications", {
-    ...createPushSubscriptionHandlers(createPushSubscriptionRepository(deps.db)),
-  });
+  const router = buildServiceRouter(
+    "notifications",
+    {
+      ...createPushSubscriptionHandlers(createPushSubscriptionRepository(deps.db)),
+    },
+    createFamilyDataHandlers(createFamilyDataRepository(deps.db)),
+  );
   const server = createServiceServer({
     service: "notifications",
     router,

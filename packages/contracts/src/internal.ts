@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AuditEventSchema } from "./events/audit-events";
+import { FamilyDataCountsInputSchema, FamilyDataCountsSchema, FamilyPurgeInputSchema, FamilyPurgeResultSchema } from "./resources/family-reset";
 import { LedgerImportResultSchema, LedgerImportSchema } from "./resources/ledger-import";
 
 export * from "./resources/ledger-import";
@@ -13,6 +14,16 @@ export * from "./resources/ledger-import";
  */
 /** Events one `audit.events.ingest` call takes at most (the relay splits larger batches). */
 export const AUDIT_INGEST_MAX_EVENTS = 500;
+
+/**
+ * What every service holding family data serves to the gateway's purger: `familyData.purge`
+ * removes a step's worth of a family's rows (called until it answers done), `familyData.counts`
+ * reports what is left, for GET /api/v1/users/reset/status.
+ */
+const familyDataProcedures = {
+  "familyData.purge": { actor: "none", input: FamilyPurgeInputSchema, output: FamilyPurgeResultSchema },
+  "familyData.counts": { actor: "none", input: FamilyDataCountsInputSchema, output: FamilyDataCountsSchema },
+} as const;
 
 export const internalProcedures = {
   audit: {
@@ -29,5 +40,8 @@ export const internalProcedures = {
       input: LedgerImportSchema,
       output: LedgerImportResultSchema,
     },
+    ...familyDataProcedures,
   },
+  chat: familyDataProcedures,
+  notifications: familyDataProcedures,
 } as const;

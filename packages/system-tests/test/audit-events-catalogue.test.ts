@@ -334,6 +334,13 @@ const catalogue: Record<AuditEventType, Row> = {
       return { user: { id: leaver.id, email: leaver.email } };
     },
   },
+  "user.data_reset": {
+    severity: "warning",
+    act: async (cause) => {
+      await expectStatus(api.delete("/api/v1/users/reset", asAdmin(cause)), 200);
+      return { user: adminUser() };
+    },
+  },
   "user.roles.synced": {
     severity: "info",
     act: async (cause) => {

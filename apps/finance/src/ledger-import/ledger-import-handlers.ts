@@ -3,7 +3,7 @@ import type { InternalHandlers } from "@hearth/service-kit";
 import type { LedgerImportRepository } from "./ledger-import-repository";
 
 /** finance's internal `ledger.import`: bulk history for the signed actor's family (developer tools). */
-export function createLedgerImportHandlers(imports: LedgerImportRepository, options: { enabled: boolean }): InternalHandlers<"finance"> {
+export function createLedgerImportHandlers(imports: LedgerImportRepository, options: { enabled: boolean }): Pick<InternalHandlers<"finance">, "ledger.import"> {
   return {
     "ledger.import": async ({ ctx, input }) => {
       // Off unless this finance instance was started for developer tools (npm start, tests).

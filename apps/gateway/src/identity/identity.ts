@@ -19,6 +19,8 @@ import { createTokenIssuer } from "./auth/token-issuer";
 import { createInvitationHandlers } from "./invitations/invitation-handlers";
 import { createInvitationRepository } from "./invitations/invitation-repository";
 import type { LocalHandlers } from "./local-handlers";
+import { createFamilyPurgeRepository } from "../family-data/family-purge-repository";
+import type { FamilyResetProcedure } from "../family-data/family-reset-handlers";
 import { DEFAULT_IDEMPOTENCY } from "../idempotency/idempotent-requests";
 import { createIdentitySweeper } from "./maintenance/identity-sweeper";
 import { createMemberHandlers } from "./members/member-handlers";
@@ -49,10 +51,12 @@ export interface IdentityDeps {
   onEventsWritten: () => void;
   /** GET /api/v1/usage reports from the limiter that enforces the limit. */
   rateLimiter: RateLimiter;
+  /** Called after a commit that queued a family purge (a family deleted with its last member), so the purger starts it at once. */
+  onFamilyPurgeQueued: () => void;
 }
 
 /** Wires the routes the gateway serves itself: repositories over the identity database, then the rules and handlers on them. */
-export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }: IdentityDeps) {
+export function createIdentity({ config, db, log, onEventsWritten, rateLimiter, onFamilyPurgeQueued }: IdentityDeps) {
   const withIdentityEvents = bindIdentityEvents(db, onEventsWritten);
   const accounts = createAuthRepository(db);
   const users = createUserRepository(db);
@@ -63,6 +67,7 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
   const mfa = createMfaRepository(db);
   const sso = createSsoRepository(db);
   const providers = createSsoProviderRepository(db);
+  const purges = createFamilyPurgeRepository(db);
 
   const accessTokens = createAccessTokens(signingKeysOf(config), config.ACCESS_TOKEN_TTL_SECONDS);
   const sessionExpiry = createSessionExpiry(db, { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, onEventsWritten, log });
@@ -89,7 +94,8 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
     withIdentityEvents,
   });
 
-  const local: LocalHandlers = {
+  // The reset routes need the services too: the gateway adds them (family-data/).
+  const local: Omit<LocalHandlers, FamilyResetProcedure> = {
     ...createAuthHandlers({
       accounts,
       users,
@@ -106,7 +112,7 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
     ...createMfaHandlers({ mfa, box, secondFactor, withIdentityEvents, throttle }),
     ...createApiKeyHandlers(apiKeys),
     ...createUsageHandlers(apiKeys, rateLimiter),
-    ...createUserHandlers({ users, members, sessions, passwords, throttle, withIdentityEvents }),
+    ...createUserHandlers({ users, members, sessions, passwords, throttle, withIdentityEvents, purges, onFamilyPurgeQueued }),
     ...createMemberHandlers({ members, sessions, withIdentityEvents }),
     ...createInvitationHandlers(invitations),
     ...createSsoProviderHandlers({ providers, users, box, flows, oidc, withIdentityEvents }),
@@ -120,5 +126,5 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter }
     throttleWindowSeconds: Math.max(config.SIGNUP_RATE_LIMIT_WINDOW_SECONDS, config.SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS),
     log,
   });
-  return { local, authenticate: authenticator.authenticate, credentials, sessionExpiry, sweeper };
+  return { local, authenticate: authenticator.authenticate, credentials, sessionExpiry, sweeper, repositories: { members, users, purges }, withIdentityEvents };
 }

@@ -1,5 +1,6 @@
-import { AppError, type AuditChanges } from "@hearth/contracts";
+import { AppError, FAMILY_DATA_SERVICES, type AuditChanges } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
+import type { FamilyPurgeRepository } from "../../family-data/family-purge-repository";
 import { FILTERED } from "../audit/identity-event";
 import type { WithIdentityEvents } from "../audit/identity-events";
 import type { LoginThrottle } from "../auth/login-throttle";
@@ -19,10 +20,13 @@ export interface UserHandlerDeps {
   /** current_password is a password guess like a login's: counted against the account and the IP the same way. */
   throttle: LoginThrottle;
   withIdentityEvents: WithIdentityEvents;
+  /** A family deleted with its last member has its data purged from every service. */
+  purges: FamilyPurgeRepository;
+  onFamilyPurgeQueued: () => void;
 }
 
 /** The signed-in user's own record: read, update, delete, opt in to AI. */
-export function createUserHandlers({ users, members, sessions, passwords, throttle, withIdentityEvents }: UserHandlerDeps) {
+export function createUserHandlers({ users, members, sessions, passwords, throttle, withIdentityEvents, purges, onFamilyPurgeQueued }: UserHandlerDeps) {
   const me: LocalHandler<"users.me"> = async ({ actor }) => ({ user: toUserResource(await users.find(requireActor(actor).userId)) });
 
   /** Sure's opt-in to the AI assistant; idempotent. */
@@ -76,12 +80,13 @@ export function createUserHandlers({ users, members, sessions, passwords, thrott
 
   /**
    * Removes the user with their credentials. The last active admin of a family with other
-   * members must name an heir first (promote one); a family's only member takes it along.
+   * members must name an heir first (promote one); a family's only member takes it along, and
+   * the family's data in every service is purged in the background (queued in this transaction).
    * By bearer token or API key (write scope), answered as Sure's users#destroy.
    */
   const deleteMe: LocalHandler<"users.deleteMe"> = async ({ actor, request }) => {
     const { userId, familyId, sessionId } = requireActor(actor);
-    await withIdentityEvents(request, async (tx, record) => {
+    const familyDeleted = await withIdentityEvents(request, async (tx, record) => {
       await members.lockFamily(tx, familyId);
       const user = await users.findWithMembership(tx, userId);
       const others = await members.otherMembers(tx, familyId, userId);
@@ -93,8 +98,12 @@ export function createUserHandlers({ users, members, sessions, passwords, thrott
       }
       record("user.deleted", { familyId, user: { id: user.id, email: user.email }, sessionId });
       await users.delete(tx, userId);
-      if (others === 0) await members.deleteFamily(tx, familyId);
+      if (others > 0) return false;
+      await members.deleteFamily(tx, familyId);
+      await purges.create(tx, { familyId, kind: "family_deleted", requestedById: userId, services: FAMILY_DATA_SERVICES });
+      return true;
     });
+    if (familyDeleted) onFamilyPurgeQueued();
     return { message: "Account has been deleted" };
   };
 

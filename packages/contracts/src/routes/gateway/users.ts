@@ -1,6 +1,7 @@
 import { defineResourceRoutes } from "../define-resource-routes";
 import { UserEnvelopeSchema } from "../../resources/auth";
 import { BEARER_WRITE, READ, WRITE } from "../../route-access";
+import { ResetInitiatedSchema, ResetStatusSchema } from "../../resources/family-reset";
 import { DeleteResponseSchema } from "../../resources/accounts";
 import { UpdateProfileBodySchema } from "../../resources/members";
 
@@ -33,5 +34,25 @@ export const usersRoutes = defineResourceRoutes("gateway", "users", {
     response: DeleteResponseSchema,
     status: 200,
     access: WRITE,
+  },
+  reset: {
+    method: "DELETE",
+    path: "/api/v1/users/reset",
+    summary:
+      "Reset the family's financial data (accounts, entries, categories, merchants, tags, rules, budgets, chats...) in the background; the family, its members and settings stay. Asked again while one runs, answers that one",
+    tag: "Users",
+    // Sure's users#reset: write scope by either credential, and the admin role.
+    response: ResetInitiatedSchema,
+    status: 200,
+    access: { auth: "any", scope: "read_write", role: "admin" },
+  },
+  resetStatus: {
+    method: "GET",
+    path: "/api/v1/users/reset/status",
+    summary: "What the family still holds of the data a reset removes (complete when every count is zero)",
+    tag: "Users",
+    response: ResetStatusSchema,
+    status: 200,
+    access: { auth: "any", scope: "read", role: "admin" },
   },
 });

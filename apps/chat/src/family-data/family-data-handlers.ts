@@ -1,0 +1,26 @@
+import type { InternalHandlers } from "@hearth/service-kit";
+import type { FamilyDataRepository } from "./family-data-repository";
+
+/** Chats per DELETE. */
+const BATCH = 1_000;
+const STEP_BUDGET_MS = 3_000;
+
+/**
+ * chat's part of a family purge and of the reset status: a family's chats (with their messages)
+ * hold its financial figures, so both a reset and a deleted family remove them.
+ */
+export function createFamilyDataHandlers(data: FamilyDataRepository): InternalHandlers<"chat"> {
+  return {
+    "familyData.purge": async ({ input }) => {
+      const deadline = Date.now() + STEP_BUDGET_MS;
+      let deleted = 0;
+      for (;;) {
+        const gone = await data.deleteChats(input.familyId, BATCH);
+        deleted += gone;
+        if (gone < BATCH) return { done: true, deleted };
+        if (Date.now() >= deadline) return { done: false, deleted };
+      }
+    },
+    "familyData.counts": async ({ input }) => ({ counts: await data.counts(input.familyId) }),
+  };
+}

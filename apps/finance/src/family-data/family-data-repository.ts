@@ -1,0 +1,93 @@
+import type { FamilyPurgeScope } from "@hearth/contracts";
+import { Prisma } from "../generated/prisma/client";
+import type { FinanceDb } from "../db";
+import { bumpLedgerVersion } from "../ledger/ledger-version";
+
+/**
+ * The family's rows in the order they can go (children before what they reference). Each is
+ * deleted in batches of primary keys, so no statement holds locks on a million rows at once;
+ * rows without a family column (rule conditions and actions, entry tags) and trades and budget
+ * lines go by cascade.
+ */
+const FINANCIAL_TABLES = [
+  "syncs",
+  "rule_runs",
+  "rules",
+  "recurring_transactions",
+  "recurring_scans",
+  "budgets",
+  "holdings",
+  "balances",
+  "transfers",
+  "rejected_transfers",
+  "entries",
+  "security_prices",
+  "securities",
+  "accounts",
+  "categories",
+  "merchants",
+  "tags",
+  "exchange_rates",
+] as const;
+
+/** What a deleted family leaves beyond its financial data. */
+const FAMILY_TABLES = ["family_settings", "category_defaults_seeded", "ledger_versions"] as const;
+
+/** Tables keyed by the family alone (one row each): deleted whole. */
+const KEYED_BY_FAMILY: ReadonlySet<string> = new Set(["recurring_scans", ...FAMILY_TABLES]);
+
+export function tablesPurgedBy(scope: FamilyPurgeScope): readonly string[] {
+  return scope === "everything" ? [...FINANCIAL_TABLES, ...FAMILY_TABLES] : FINANCIAL_TABLES;
+}
+
+/** Finance's part of a family purge and of the reset status. */
+export function createFamilyDataRepository(db: FinanceDb) {
+  return {
+    /** Deletes up to `limit` of the family's rows of `table`; answers how many went. */
+    async deleteBatch(table: string, familyId: string, limit: number): Promise<number> {
+      const name = Prisma.raw(`"${table}"`);
+      if (KEYED_BY_FAMILY.has(table)) return db.$executeRaw`DELETE FROM ${name} WHERE family_id = ${familyId}::uuid`;
+      return db.$executeRaw`
+        DELETE FROM ${name} WHERE id IN (SELECT id FROM ${name} WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
+    },
+
+    /** Lists cached under the old ledger version must not outlive a reset. */
+    markLedgerChanged: (familyId: string) => bumpLedgerVersion(db, familyId),
+
+    /** Sure's reset counts (those finance has a meaning for) and finance's own kinds of rows. */
+    async counts(familyId: string): Promise<Record<string, number>> {
+      const [row] = await db.$queryRaw<Record<string, bigint>[]>`
+        WITH fam AS (SELECT ${familyId}::uuid AS id)
+        SELECT
+          (SELECT count(*) FROM accounts, fam WHERE family_id = fam.id) AS accounts,
+          (SELECT count(*) FROM entries, fam WHERE family_id = fam.id) AS entries,
+          (SELECT count(*) FROM entries, fam WHERE family_id = fam.id AND kind = 'transaction') AS transactions,
+          (SELECT count(*) FROM entries, fam WHERE family_id = fam.id AND kind = 'valuation') AS valuations,
+          (SELECT count(*) FROM trades, fam WHERE family_id = fam.id) AS trades,
+          (SELECT count(*) FROM transfers, fam WHERE family_id = fam.id) AS transfers,
+          (SELECT count(*) FROM rejected_transfers, fam WHERE family_id = fam.id) AS rejected_transfers,
+          (SELECT count(*) FROM holdings, fam WHERE family_id = fam.id) AS holdings,
+          (SELECT count(*) FROM balances, fam WHERE family_id = fam.id) AS balances,
+          (SELECT count(*) FROM recurring_transactions, fam WHERE family_id = fam.id) AS recurring_transactions,
+          (SELECT count(*) FROM rules, fam WHERE family_id = fam.id) AS rules,
+          (SELECT count(*) FROM rule_actions a JOIN rules r ON r.id = a.rule_id, fam WHERE r.family_id = fam.id) AS rule_actions,
+          (SELECT count(*) FROM rule_conditions c JOIN rules r ON r.id = c.rule_id, fam WHERE r.family_id = fam.id) AS rule_top_conditions,
+          (SELECT count(*) FROM rule_conditions c JOIN rule_conditions p ON p.id = c.parent_id JOIN rules r ON r.id = p.rule_id, fam
+            WHERE r.family_id = fam.id) AS rule_sub_conditions,
+          (SELECT count(*) FROM rule_runs, fam WHERE family_id = fam.id) AS rule_runs,
+          (SELECT count(*) FROM budgets, fam WHERE family_id = fam.id) AS budgets,
+          (SELECT count(*) FROM budget_categories, fam WHERE family_id = fam.id) AS budget_categories,
+          (SELECT count(*) FROM categories, fam WHERE family_id = fam.id) AS categories,
+          (SELECT count(*) FROM tags, fam WHERE family_id = fam.id) AS tags,
+          (SELECT count(*) FROM entry_tags et JOIN tags t ON t.id = et.tag_id, fam WHERE t.family_id = fam.id) AS taggings,
+          (SELECT count(*) FROM merchants, fam WHERE family_id = fam.id) AS merchants,
+          (SELECT count(*) FROM securities, fam WHERE family_id = fam.id) AS securities,
+          (SELECT count(*) FROM security_prices, fam WHERE family_id = fam.id) AS security_prices,
+          (SELECT count(*) FROM exchange_rates, fam WHERE family_id = fam.id) AS exchange_rates`;
+      const counts = Object.fromEntries(Object.entries(row ?? {}).map(([key, count]) => [key, Number(count)]));
+      const { rule_top_conditions: top = 0, rule_sub_conditions: sub = 0, ...rest } = counts;
+      return { ...rest, rule_conditions: top + sub };
+    },
+  };
+}
+export type FamilyDataRepository = ReturnType<typeof createFamilyDataRepository>;

@@ -1,0 +1,59 @@
+import { FAMILY_DATA_SERVICES, FamilyDataCountsSchema, SURE_RESET_COUNT_KEYS } from "@hearth/contracts";
+import type { ServiceCall } from "@hearth/service-kit";
+import type { WithIdentityEvents } from "../identity/audit/identity-events";
+import { requireActor, type LocalHandler } from "../identity/local-handlers";
+import type { MemberRepository } from "../identity/members/member-repository";
+import type { UserRepository } from "../identity/users/user-repository";
+import type { FamilyPurgeRepository } from "./family-purge-repository";
+
+export type FamilyResetProcedure = "users.reset" | "users.resetStatus";
+
+export interface FamilyResetDeps {
+  purges: FamilyPurgeRepository;
+  members: MemberRepository;
+  users: UserRepository;
+  withIdentityEvents: WithIdentityEvents;
+  services: Record<(typeof FAMILY_DATA_SERVICES)[number], ServiceCall>;
+  /** Starts the purge without waiting for the purger's poll. */
+  onPurgeQueued: () => void;
+}
+
+/** Sure's users#reset and users#reset_status, over every service that keeps family data. */
+export function createFamilyResetHandlers({ purges, members, users, withIdentityEvents, services, onPurgeQueued }: FamilyResetDeps) {
+  /** Queues the reset (or answers the one already queued) in the same transaction as its audit event. */
+  const reset: LocalHandler<"users.reset"> = async ({ actor, request }) => {
+    const { userId, familyId, sessionId } = requireActor(actor);
+    const purge = await withIdentityEvents(request, async (tx, record) => {
+      // Under the family's lock, so parallel requests queue one reset, not several.
+      await members.lockFamily(tx, familyId);
+      const open = await purges.openReset(tx, familyId);
+      if (open) return open;
+      record("user.data_reset", { familyId, user: await users.findRef(tx, userId), sessionId: sessionId ?? null });
+      return purges.create(tx, { familyId, kind: "reset", requestedById: userId, services: FAMILY_DATA_SERVICES });
+    });
+    onPurgeQueued();
+    return {
+      message: "Account reset has been initiated",
+      status: "queued" as const,
+      job_id: purge.id,
+      family_id: familyId,
+      status_url: "/api/v1/users/reset/status",
+    };
+  };
+
+  /** Counts what every service still holds: complete only when all are zero (a service that cannot answer fails the request, never reads as zero). */
+  const resetStatus: LocalHandler<"users.resetStatus"> = async ({ actor, request }) => {
+    const { familyId } = requireActor(actor);
+    const answers = await Promise.all(
+      FAMILY_DATA_SERVICES.map(async (service) =>
+        FamilyDataCountsSchema.parse(await services[service]("familyData.counts", "mutation", { familyId }, { requestId: request.requestId, actor: null })),
+      ),
+    );
+    const counts: Record<string, number> = Object.fromEntries(SURE_RESET_COUNT_KEYS.map((key) => [key, 0]));
+    for (const answer of answers) for (const [key, count] of Object.entries(answer.counts)) counts[key] = (counts[key] ?? 0) + count;
+    const complete = Object.values(counts).every((count) => count === 0);
+    return { status: complete ? "complete" : "data_remaining", family_id: familyId, reset_complete: complete, counts };
+  };
+
+  return { "users.reset": reset, "users.resetStatus": resetStatus } satisfies Record<FamilyResetProcedure, unknown>;
+}
