@@ -17,6 +17,9 @@ import { createFamilySettingsRepository } from "./family-settings/family-setting
 import { createLedgerImportHandlers } from "./ledger-import/ledger-import-handlers";
 import { createFamilyDataHandlers, type FamilyPurgeLimits } from "./family-data/family-data-handlers";
 import { createFamilyDataRepository } from "./family-data/family-data-repository";
+import { createFamilyExportChunkHandler, createFamilyExportHandlers } from "./family-exports/family-export-handlers";
+import { createFamilyExportRepository } from "./family-exports/family-export-repository";
+import { DEFAULT_FAMILY_EXPORT_WORKER, createFamilyExportWorker, type FamilyExportWorkerOptions } from "./family-exports/family-export-worker";
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
@@ -54,6 +57,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   recurringScan?: Partial<RecurringScanOptions>;
   /** Batch size and time budget of a family purge step (tests shrink them). */
   familyPurge?: FamilyPurgeLimits;
+  /** How the export worker polls and holds a build (tests shorten it). */
+  familyExportWorker?: Partial<FamilyExportWorkerOptions>;
 };
 
 /**
@@ -79,6 +84,8 @@ export function createFinanceService(deps: FinanceDeps) {
     afterRun: (familyId) => recurring.worker.request(familyId),
   });
   const rules = createRulesModule(db, deps.log, worker);
+  const familyExports = createFamilyExportRepository(db);
+  const exportWorker = createFamilyExportWorker(db, familyExports, deps.log, { ...DEFAULT_FAMILY_EXPORT_WORKER, ...deps.familyExportWorker });
   const router = buildServiceRouter(
     "finance",
     {
@@ -98,11 +105,13 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createSyncHandlers(createSyncRepository(db), worker),
       ...recurring.handlers,
       ...rules.handlers,
+      ...createFamilyExportHandlers(familyExports, () => exportWorker.poke()),
       ...createBudgetHandlers(createBudgetRepository(db, (familyId) => settings.get(familyId))),
     },
     {
       ...createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
       ...createFamilyDataHandlers(createFamilyDataRepository(db), deps.familyPurge),
+      ...createFamilyExportChunkHandler(familyExports),
     },
   );
   const server = createServiceServer({
@@ -119,13 +128,15 @@ export function createFinanceService(deps: FinanceDeps) {
     worker,
     recurringWorker: recurring.worker,
     ruleRunWorker: rules.worker,
+    exportWorker,
     start: async () => {
       await worker.start();
       await recurring.worker.start();
       await rules.worker.start();
+      exportWorker.start();
     },
     stop: async () => {
-      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop()]);
+      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop(), exportWorker.stop()]);
     },
   };
 }

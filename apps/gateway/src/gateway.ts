@@ -13,6 +13,8 @@ import { createIdentity } from "./identity/identity";
 import { createFamilyPurgeRepository } from "./family-data/family-purge-repository";
 import { DEFAULT_FAMILY_PURGER, createFamilyPurger, type FamilyPurgerOptions } from "./family-data/family-purger";
 import { createFamilyResetHandlers } from "./family-data/family-reset-handlers";
+import { createExportDownloadHandlers } from "./family-data/export-download-handlers";
+import { createDownloadLinks } from "./family-data/export-download-links";
 
 const SERVICE_URL_KEYS: Record<ServiceName, "FINANCE_URL" | "CHAT_URL" | "NOTIFICATIONS_URL" | "AUDIT_URL"> = {
   finance: "FINANCE_URL",
@@ -58,8 +60,10 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
   const onFamilyPurgeQueued = () => purger.poke();
   const identity = createIdentity({ config, db, log, onEventsWritten, rateLimiter, onFamilyPurgeQueued });
   const { authenticate, credentials, sessionExpiry, sweeper } = identity;
+  const downloadLinks = createDownloadLinks(config.SECRETS_ENCRYPTION_KEY);
   const local = {
     ...identity.local,
+    ...createExportDownloadHandlers(services.finance, downloadLinks),
     ...createFamilyResetHandlers({ ...identity.repositories, withIdentityEvents: identity.withIdentityEvents, services, onPurgeQueued: onFamilyPurgeQueued }),
   };
 
@@ -98,6 +102,7 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
     rateLimiter,
     readiness,
     dependencies,
+    downloadLinks,
   });
   return {
     app,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AuditEventSchema } from "./events/audit-events";
+import { FamilyExportChunkInputSchema, FamilyExportChunkSchema } from "./resources/family-exports";
 import { FamilyDataCountsInputSchema, FamilyDataCountsSchema, FamilyPurgeInputSchema, FamilyPurgeResultSchema } from "./resources/family-reset";
 import { LedgerImportResultSchema, LedgerImportSchema } from "./resources/ledger-import";
 
@@ -41,6 +42,8 @@ export const internalProcedures = {
       output: LedgerImportResultSchema,
     },
     ...familyDataProcedures,
+    /** One slice of a completed export's ZIP, for the gateway's signed download URL (the signature carries the family). */
+    "familyExports.chunk": { actor: "none", input: FamilyExportChunkInputSchema, output: FamilyExportChunkSchema },
   },
   chat: familyDataProcedures,
   notifications: familyDataProcedures,

@@ -22,8 +22,11 @@ export interface RouteAccess {
 export interface SureErrorNames {
   /** A missing record, or a path id that cannot name one, is 404 `not_found` with this message (e.g. "Account not found"), not `record_not_found`. */
   notFound?: string;
-  /** Validation failures are 422 `unprocessable_entity` (Sure's categories), not `validation_failed`. */
-  invalid?: "unprocessable_entity";
+  /**
+   * Validation failures are 422 `unprocessable_entity` (Sure's categories) or `invalid_params`
+   * with the catalogue's message (Sure's family exports, which take no parameters), not `validation_failed`.
+   */
+  invalid?: "unprocessable_entity" | "invalid_params";
   /** A body without its top-level object, or with it empty, is 400 `bad_request`, as Rails' `params.require` answers. */
   requireBody?: true;
 }

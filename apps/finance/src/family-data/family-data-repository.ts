@@ -6,10 +6,11 @@ import { bumpLedgerVersion } from "../ledger/ledger-version";
 /**
  * The family's rows in the order they can go (children before what they reference). Each is
  * deleted in batches of primary keys, so no statement holds locks on a million rows at once;
- * rows without a family column (rule conditions and actions, entry tags) and trades and budget
- * lines go by cascade.
+ * rows without a family column (rule conditions and actions, entry tags, export slices) and trades
+ * and budget lines go by cascade.
  */
 const FINANCIAL_TABLES = [
+  "family_exports",
   "syncs",
   "rule_runs",
   "rules",
@@ -59,6 +60,7 @@ export function createFamilyDataRepository(db: FinanceDb) {
       const [row] = await db.$queryRaw<Record<string, bigint>[]>`
         WITH fam AS (SELECT ${familyId}::uuid AS id)
         SELECT
+          (SELECT count(*) FROM family_exports, fam WHERE family_id = fam.id) AS family_exports,
           (SELECT count(*) FROM accounts, fam WHERE family_id = fam.id) AS accounts,
           (SELECT count(*) FROM entries, fam WHERE family_id = fam.id) AS entries,
           (SELECT count(*) FROM entries, fam WHERE family_id = fam.id AND kind = 'transaction') AS transactions,

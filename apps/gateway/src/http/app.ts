@@ -9,6 +9,8 @@ import { jsonOnly } from "./json-only";
 import { requestId } from "./request-id";
 import { bindRoutes, takesUpload, type RouteBindingDeps } from "./route-binding";
 import { mountDocs } from "./docs";
+import { mountExportFile } from "./export-file";
+import type { DownloadLinks } from "../family-data/export-download-links";
 import { loggableUrl } from "./log-url";
 import { mountMetrics } from "./metrics";
 
@@ -22,6 +24,8 @@ export interface GatewayAppDeps extends RouteBindingDeps {
   dependencies: DependencyStatus;
   /** Bearer token of `GET /metrics` (METRICS_TOKEN); when left out, METRICS_TOKEN from the environment; none: /metrics is 404. */
   metricsToken?: string | undefined;
+  /** Signs and checks the links /api/v1/family_exports/:id/download redirects to. */
+  downloadLinks: DownloadLinks;
 }
 
 /** The public HTTP face of Hearth: JSON only, every /api/v1 route from the contracts' table. */
@@ -64,6 +68,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     res.json(await deps.dependencies());
   });
   mountDocs(app);
+  mountExportFile(app, deps.services.finance, deps.downloadLinks);
 
   const api = express.Router();
   bindRoutes(api, deps);

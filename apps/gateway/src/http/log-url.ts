@@ -12,6 +12,7 @@ const SECRET_QUERY_KEYS = new Set([
   "api_key",
   "password",
   "otp_code",
+  "signature",
 ]);
 
 /** The request URL as logs may show it: path and query, with secret parameters' values replaced. */

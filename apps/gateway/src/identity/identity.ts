@@ -94,8 +94,8 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter, 
     withIdentityEvents,
   });
 
-  // The reset routes need the services too: the gateway adds them (family-data/).
-  const local: Omit<LocalHandlers, FamilyResetProcedure> = {
+  // The reset and export download routes need the services too: the gateway adds them (family-data/).
+  const local: Omit<LocalHandlers, FamilyResetProcedure | "familyExportDownloads.download"> = {
     ...createAuthHandlers({
       accounts,
       users,

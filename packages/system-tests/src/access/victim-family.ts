@@ -29,7 +29,8 @@ export const VICTIM_IDP_SECRET = "victim-idp-client-secret-01";
 export const VICTIM_SSO_USER = { sub: "victim-sso-sub", email: "victim.sso@example.test", email_verified: true, given_name: "Vic", groups: [] };
 
 function idOf(what: string, res: { status: number; body: any }): string {
-  if (res.status !== 200 && res.status !== 201) throw new Error(`victim family: ${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 && res.status !== 201 && res.status !== 202)
+    throw new Error(`victim family: ${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
   const nested = Object.values((res.body ?? {}) as Record<string, any>).find((value) => value && typeof value === "object" && "id" in value);
   const id = res.body?.id ?? nested?.id;
   if (typeof id !== "string") throw new Error(`victim family: ${what} has no id: ${JSON.stringify(res.body)}`);
@@ -37,6 +38,16 @@ function idOf(what: string, res: { status: number; body: any }): string {
 }
 
 /** Waits until the family's latest sync is done, so balances and accounts stay still while compared. */
+/** A family export, waited for until it completed (so reading it back later finds it unchanged). */
+async function completedExport(api: ApiClient, key: { apiKey: string }): Promise<string> {
+  const id = idOf("family export", await api.post("/api/v1/family_exports", undefined, key));
+  await eventually(async () => {
+    const shown = await api.get(`/api/v1/family_exports/${id}`, key);
+    if (shown.body?.data?.status !== "completed") throw new Error(`family export: ${JSON.stringify(shown.body)}`);
+  });
+  return id;
+}
+
 async function syncsSettled(api: ApiClient, key: { apiKey: string }): Promise<void> {
   await eventually(async () => {
     const latest = await api.get("/api/v1/syncs/latest", key);
@@ -179,6 +190,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   const rejected = await rejectedTransfer(api, key, checking);
   const sso = await ssoRecords(api, idp, admin.accessToken);
   await syncsSettled(api, key);
+  const familyExport = await completedExport(api, key);
   const [balance] = (await api.get("/api/v1/balances?per_page=1", key)).body.balances as { id: string }[];
   const [sync] = (await api.get("/api/v1/syncs?per_page=1", key)).body.data as { id: string }[];
   if (!balance || !sync) throw new Error("victim family: no balance or sync");
@@ -214,6 +226,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
       rules: { id: planning.rule, owner },
       rule_runs: { id: planning.run, owner },
       recurring_transactions: { id: planning.recurring, owner },
+      family_exports: { id: familyExport, owner },
     },
   };
 }

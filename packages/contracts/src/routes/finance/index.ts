@@ -5,6 +5,7 @@ import { budgetCategoriesRoutes } from "./budget-categories";
 import { budgetsRoutes } from "./budgets";
 import { categoriesRoutes } from "./categories";
 import { exchangeRatesRoutes } from "./exchange-rates";
+import { familyExportsRoutes } from "./family-exports";
 import { familySettingsRoutes } from "./family-settings";
 import { holdingsRoutes } from "./holdings";
 import { merchantsRoutes } from "./merchants";
@@ -23,6 +24,7 @@ import { valuationsRoutes } from "./valuations";
 
 /** The finance service: the ledger (accounts, entries, transfers, balances, syncs) and the family's settings and labels. */
 export const financeRoutes = {
+  ...familyExportsRoutes,
   ...accountsRoutes,
   ...transactionsRoutes,
   ...valuationsRoutes,

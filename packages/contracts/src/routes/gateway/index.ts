@@ -1,5 +1,6 @@
 import { apiKeysRoutes } from "./api-keys";
 import { authRoutes } from "./auth";
+import { familyExportDownloadsRoutes } from "./family-export-downloads";
 import { invitationsRoutes } from "./invitations";
 import { membersRoutes } from "./members";
 import { mfaRoutes } from "./mfa";
@@ -21,4 +22,5 @@ export const gatewayRoutes = {
   ...ssoProvidersRoutes,
   ...ssoRoutes,
   ...ssoIdentitiesRoutes,
+  ...familyExportDownloadsRoutes,
 };

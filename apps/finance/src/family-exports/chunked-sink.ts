@@ -1,0 +1,39 @@
+import { Writable } from "node:stream";
+
+/** Size of one stored slice of an archive. */
+export const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * A Writable that cuts what it is given into slices of `CHUNK_BYTES` and hands each to `store`
+ * in order, waiting for it (backpressure: the archive is produced only as fast as slices are
+ * stored), so at most one slice is held in memory.
+ */
+export function chunkedSink(store: (seq: number, slice: Uint8Array<ArrayBuffer>) => Promise<void>): Writable {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let seq = 0;
+
+  async function flush(upTo: number): Promise<void> {
+    const whole = Buffer.concat(pending, pendingBytes);
+    let offset = 0;
+    while (whole.length - offset >= upTo && whole.length - offset > 0) {
+      const slice = new Uint8Array(whole.subarray(offset, offset + CHUNK_BYTES));
+      await store(seq++, slice);
+      offset += slice.length;
+    }
+    pending = offset < whole.length ? [whole.subarray(offset)] : [];
+    pendingBytes = whole.length - offset;
+  }
+
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes < CHUNK_BYTES) return callback();
+      flush(CHUNK_BYTES).then(() => callback(), callback);
+    },
+    final(callback) {
+      flush(1).then(() => callback(), callback);
+    },
+  });
+}

@@ -1,0 +1,90 @@
+import type { FinanceDb } from "../db";
+import type { FamilyExport, Prisma } from "../generated/prisma/client";
+
+/** Sure's FamilyExport::STUCK_AFTER: an export pending or processing this long failed with its worker. */
+export const EXPORT_STUCK_AFTER_MS = 2 * 60 * 60 * 1000;
+
+export interface ClaimedExport {
+  id: string;
+  familyId: string;
+  /** The hold's token: renewals and the finish must carry it (a worker that lost it writes nothing more). */
+  lease: Date;
+}
+
+/** The family's exports and their archives (family_exports, family_export_chunks). */
+export function createFamilyExportRepository(db: FinanceDb) {
+  return {
+    create: (familyId: string): Promise<FamilyExport> => db.familyExport.create({ data: { familyId } }),
+
+    async list(familyId: string, window: { skip: number; take: number }): Promise<{ rows: FamilyExport[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        db.familyExport.findMany({ where: { familyId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...window }),
+        db.familyExport.count({ where: { familyId } }),
+      ]);
+      return { rows, total };
+    },
+
+    find: (familyId: string, id: string): Promise<FamilyExport | null> => db.familyExport.findFirst({ where: { id, familyId } }),
+
+    /** Sure's FamilyExport.clean: exports stuck pending or processing past EXPORT_STUCK_AFTER fail (their partial archive goes). */
+    async failStuck(): Promise<number> {
+      return db.$executeRaw`
+        UPDATE family_exports SET status = 'failed', error = 'The export did not finish in time', lease_expires_at = NULL, updated_at = now()
+         WHERE status IN ('pending', 'processing') AND created_at < now() - ${EXPORT_STUCK_AFTER_MS} * interval '1 millisecond'
+           AND (lease_expires_at IS NULL OR lease_expires_at < now())`;
+    },
+
+    /** The oldest export waiting (or whose worker's lease lapsed: it died), held for `leaseMs`; its old slices are dropped, it is built again. */
+    async claim(leaseMs: number): Promise<ClaimedExport | null> {
+      const [row] = await db.$queryRaw<{ id: string; family_id: string; lease_expires_at: Date }[]>`
+        UPDATE family_exports SET status = 'processing', lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+         WHERE id = (
+           SELECT id FROM family_exports
+            WHERE (status = 'pending' OR (status = 'processing' AND lease_expires_at < now()))
+              AND created_at >= now() - ${EXPORT_STUCK_AFTER_MS} * interval '1 millisecond'
+            ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, family_id, lease_expires_at`;
+      if (!row) return null;
+      await db.familyExportChunk.deleteMany({ where: { exportId: row.id } });
+      return { id: row.id, familyId: row.family_id, lease: row.lease_expires_at };
+    },
+
+    /** Extends the hold; the new token, or null when the export is no longer this worker's. */
+    async renew(claim: ClaimedExport, leaseMs: number): Promise<Date | null> {
+      const [row] = await db.$queryRaw<{ lease_expires_at: Date }[]>`
+        UPDATE family_exports SET lease_expires_at = now() + ${leaseMs} * interval '1 millisecond'
+         WHERE id = ${claim.id}::uuid AND status = 'processing' AND lease_expires_at = ${claim.lease}
+        RETURNING lease_expires_at`;
+      return row?.lease_expires_at ?? null;
+    },
+
+    appendChunk: (exportId: string, seq: number, data: Uint8Array<ArrayBuffer>) => db.familyExportChunk.create({ data: { exportId, seq, data } }),
+
+    /** Completed, only while still held: a worker that lost its hold cannot complete someone else's build. */
+    async complete(claim: ClaimedExport, byteSize: number, rowCounts: Prisma.InputJsonValue): Promise<boolean> {
+      const done = await db.familyExport.updateMany({
+        where: { id: claim.id, status: "processing", leaseExpiresAt: claim.lease },
+        data: { status: "completed", byteSize, rowCounts, leaseExpiresAt: null, completedAt: new Date(), error: null },
+      });
+      return done.count === 1;
+    },
+
+    async fail(claim: ClaimedExport, error: string): Promise<void> {
+      const failed = await db.familyExport.updateMany({
+        where: { id: claim.id, status: "processing", leaseExpiresAt: claim.lease },
+        data: { status: "failed", error: error.slice(0, 1000), leaseExpiresAt: null },
+      });
+      if (failed.count === 1) await db.familyExportChunk.deleteMany({ where: { exportId: claim.id } });
+    },
+
+    /** One slice of the family's completed export, with whether it is the last one. */
+    async chunk(familyId: string, exportId: string, seq: number): Promise<{ data: Uint8Array; last: boolean; createdAt: Date; byteSize: number } | null> {
+      const [row] = await db.$queryRaw<{ data: Uint8Array; last_seq: number; created_at: Date; byte_size: bigint }[]>`
+        SELECT c.data, (SELECT max(seq) FROM family_export_chunks WHERE export_id = x.id) AS last_seq, x.created_at, x.byte_size
+          FROM family_exports x JOIN family_export_chunks c ON c.export_id = x.id AND c.seq = ${seq}
+         WHERE x.id = ${exportId}::uuid AND x.family_id = ${familyId}::uuid AND x.status = 'completed'`;
+      return row ? { data: row.data, last: row.last_seq === seq, createdAt: row.created_at, byteSize: Number(row.byte_size) } : null;
+    },
+  };
+}
+export type FamilyExportRepository = ReturnType<typeof createFamilyExportRepository>;

@@ -1,0 +1,12 @@
+import * as archiverModule from "archiver";
+import type { Archiver, ArchiverOptions } from "archiver";
+
+/**
+ * The installed archiver (7) is a CommonJS factory, archiver("zip", options); @types/archiver 8
+ * describes version 8's classes instead. Node hands the factory over as the module's default
+ * export, so it is taken from there and typed by hand; the Archiver stream type is the same.
+ */
+const createArchive = (archiverModule as unknown as { default: (format: "zip", options?: ArchiverOptions) => Archiver }).default;
+
+/** A streaming ZIP writer; fast deflate, as the export is mostly repetitive text. */
+export const zipArchive = (): Archiver => createArchive("zip", { zlib: { level: 6 } });

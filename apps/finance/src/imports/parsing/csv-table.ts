@@ -1,0 +1,135 @@
+import { CsvError, parse } from "csv-parse/sync";
+import { IMPORT_CSV_LIMITS, unstorableTextOf, type ImportColumnSeparator } from "@hearth/contracts";
+import { ImportParseError } from "./import-parse-error";
+
+/** The caps one CSV is read under: a hostile file fails with a clear error, never hangs. */
+export interface CsvLimits {
+  maxBytes: number;
+  /** Data rows below the header. */
+  maxRows: number;
+  maxColumns: number;
+  maxCellLength: number;
+}
+
+export interface CsvTableOptions {
+  colSep: ImportColumnSeparator;
+  /** Lines dropped before the header row (Sure's rows_to_skip: raw lines, before any CSV parsing). */
+  rowsToSkip?: number;
+  limits?: CsvLimits;
+  /** How the content came: an uploaded file or raw_file_content (Sure names the size error after it). */
+  source?: "file" | "content";
+  /** false: count the rows without keeping them (preflight), so only the byte cap bounds the count. */
+  keepRows?: boolean;
+}
+
+/** A CSV's header row and data rows, every cell trimmed, blank rows left out. Row n of the file's data is rows[n - 1]. */
+export interface CsvTable {
+  headers: string[];
+  rows: string[][];
+  /** Data rows read (equals rows.length unless keepRows was false). */
+  rowCount: number;
+}
+
+const MEGABYTE = 1024 * 1024;
+
+/** Sure's size check (Import.max_csv_size): the content's UTF-8 bytes, refused past the cap. */
+export function assertCsvSize(text: string, maxBytes: number, source: "file" | "content" = "content"): void {
+  // UTF-16 units never outnumber UTF-8 bytes, so a long string is refused before it is measured.
+  if (text.length > maxBytes || Buffer.byteLength(text, "utf8") > maxBytes) {
+    const megabytes = Math.floor(maxBytes / MEGABYTE);
+    const size = megabytes >= 1 ? `${megabytes}MB` : `${maxBytes} bytes`;
+    throw source === "file"
+      ? new ImportParseError("file_too_large", `File is too large. Maximum size is ${size}.`)
+      : new ImportParseError("content_too_large", `Content is too large. Maximum size is ${size}.`);
+  }
+}
+
+/** Lines as Ruby's String#lines counts them: each "\n" ends one, and text after the last is one more. */
+export function countLines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+  return text.length > 0 && !text.endsWith("\n") ? count + 1 : count;
+}
+
+/** The text after its first `count` lines. */
+export function dropLines(text: string, count: number): string {
+  let start = 0;
+  for (let dropped = 0; dropped < count; dropped++) {
+    const end = text.indexOf("\n", start);
+    if (end === -1) return "";
+    start = end + 1;
+  }
+  return text.slice(start);
+}
+
+/** Sure's rows_to_skip_within_file_bounds: skipping every line leaves no header to read. */
+export function rowsToSkipIssue(text: string, rowsToSkip: number): string | null {
+  if (text.trim() === "" || rowsToSkip === 0) return null;
+  const lines = countLines(text);
+  return rowsToSkip >= lines ? `Rows to skip must be less than the number of lines in the file (${lines})` : null;
+}
+
+function invalidCsv(message: string): ImportParseError {
+  return new ImportParseError("invalid_csv", "CSV content could not be parsed", [message]);
+}
+
+/**
+ * Reads CSV as Sure's imports do (Ruby's CSV with headers, liberal parsing and stripped cells):
+ * the configured separator; CRLF, LF or CR between rows; a quoted cell may hold separators, line
+ * breaks and doubled quotes; a quote inside an unquoted cell is just a character. A UTF-8 byte
+ * order mark is dropped (Ruby would keep it in the first header). Rows of only blank cells are
+ * left out, where Sure would make rows that fail as "Date is required".
+ */
+export function parseCsvTable(text: string, options: CsvTableOptions): CsvTable {
+  const limits = options.limits ?? IMPORT_CSV_LIMITS;
+  const rowsToSkip = options.rowsToSkip ?? 0;
+  const keepRows = options.keepRows ?? true;
+  assertCsvSize(text, limits.maxBytes, options.source);
+  const unstorable = unstorableTextOf(text);
+  if (unstorable) throw invalidCsv(`The content ${unstorable.message}: is it a CSV text file?`);
+
+  const content = dropLines(text.startsWith("\uFEFF") ? text.slice(1) : text, rowsToSkip);
+  let headers: string[] | null = null;
+  const rows: string[][] = [];
+  let rowCount = 0;
+
+  const onRecord = (record: string[], context: { lines: number }): null => {
+    const line = context.lines + rowsToSkip;
+    if (record.length > limits.maxColumns) throw invalidCsv(`Line ${line} has ${record.length} columns; at most ${limits.maxColumns} are read`);
+    const cells = record.map((cell) => cell.trim());
+    const tooLong = cells.findIndex((cell) => cell.length > limits.maxCellLength);
+    if (tooLong !== -1) throw invalidCsv(`Line ${line}, column ${tooLong + 1} is longer than ${limits.maxCellLength} characters`);
+    if (cells.every((cell) => cell === "")) return null;
+    if (headers === null) {
+      headers = cells;
+      return null;
+    }
+    rowCount++;
+    if (rowCount > limits.maxRows) {
+      throw new ImportParseError("max_row_count_exceeded", `The file has more than ${limits.maxRows} rows, the most one import can take.`);
+    }
+    if (keepRows) rows.push(cells);
+    return null;
+  };
+
+  try {
+    parse(content, {
+      delimiter: options.colSep,
+      record_delimiter: ["\r\n", "\n", "\r"],
+      relax_quotes: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      // A row holds at most maxColumns cells of maxCellLength: a bigger one fails while it is read.
+      max_record_size: limits.maxColumns * limits.maxCellLength,
+      on_record: onRecord,
+    });
+  } catch (err) {
+    if (err instanceof ImportParseError) throw err;
+    if (err instanceof CsvError) {
+      if (err.code === "CSV_MAX_RECORD_SIZE") throw invalidCsv(`A row is longer than ${limits.maxColumns * limits.maxCellLength} characters`);
+      throw invalidCsv(err.message);
+    }
+    throw err;
+  }
+  return { headers: headers ?? [], rows, rowCount };
+}

@@ -1,0 +1,18 @@
+import { AppError, FamilyExportResponseSchema } from "@hearth/contracts";
+import type { ServiceCall } from "@hearth/service-kit";
+import { requireActor, type LocalHandler } from "../identity/local-handlers";
+import type { DownloadLinks } from "./export-download-links";
+
+/**
+ * Sure's family_exports#download: the export is read from finance as the asking admin (404 for
+ * another family's), 409 export_not_ready until it completed, then a 302 to a signed link.
+ */
+export function createExportDownloadHandlers(finance: ServiceCall, links: DownloadLinks) {
+  const download: LocalHandler<"familyExportDownloads.download"> = async ({ actor, input, request }) => {
+    const { familyId } = requireActor(actor);
+    const { data } = FamilyExportResponseSchema.parse(await finance("familyExports.get", "query", { id: input.id }, { requestId: request.requestId, actor }));
+    if (!data.downloadable) throw new AppError("export_not_ready");
+    return { status: 302 as const, body: { location: links.linkTo(familyId, data.id) } };
+  };
+  return { "familyExportDownloads.download": download };
+}
