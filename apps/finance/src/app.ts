@@ -1,3 +1,4 @@
+import { IMPORT_JSON_LIMIT_BYTES } from "@hearth/contracts";
 import { buildServiceRouter, createServiceServer, databaseReadiness, observeJob, type ServiceDeps } from "@hearth/service-kit";
 import type { FinanceDb } from "./db";
 import { createAccountHandlers } from "./accounts/account-handlers";
@@ -19,6 +20,9 @@ import { createFamilyDataHandlers, type FamilyPurgeLimits } from "./family-data/
 import { createFamilyDataRepository } from "./family-data/family-data-repository";
 import { createFamilyExportChunkHandler, createFamilyExportHandlers } from "./family-exports/family-export-handlers";
 import { createFamilyExportRepository } from "./family-exports/family-export-repository";
+import { createImportHandlers } from "./imports/import-handlers";
+import { createImportRepository } from "./imports/import-repository";
+import { DEFAULT_IMPORT_WORKER, createImportWorker, type ImportWorkerOptions } from "./imports/import-worker";
 import { DEFAULT_FAMILY_EXPORT_WORKER, createFamilyExportWorker, type FamilyExportWorkerOptions } from "./family-exports/family-export-worker";
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
@@ -59,6 +63,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   familyPurge?: FamilyPurgeLimits;
   /** How the export worker polls and holds a build (tests shorten it). */
   familyExportWorker?: Partial<FamilyExportWorkerOptions>;
+  /** How the import worker polls and holds a publish (tests shorten it). */
+  importWorker?: Partial<ImportWorkerOptions>;
 };
 
 /**
@@ -85,6 +91,8 @@ export function createFinanceService(deps: FinanceDeps) {
   });
   const rules = createRulesModule(db, deps.log, worker);
   const familyExports = createFamilyExportRepository(db);
+  const importRepository = createImportRepository(db);
+  const importWorker = createImportWorker(db, importRepository, deps.log, { ...DEFAULT_IMPORT_WORKER, ...deps.importWorker });
   const exportWorker = createFamilyExportWorker(db, familyExports, deps.log, { ...DEFAULT_FAMILY_EXPORT_WORKER, ...deps.familyExportWorker });
   const router = buildServiceRouter(
     "finance",
@@ -106,6 +114,7 @@ export function createFinanceService(deps: FinanceDeps) {
       ...recurring.handlers,
       ...rules.handlers,
       ...createFamilyExportHandlers(familyExports, () => exportWorker.poke()),
+      ...createImportHandlers(importRepository, familyCurrency, () => importWorker.poke()),
       ...createBudgetHandlers(createBudgetRepository(db, (familyId) => settings.get(familyId))),
     },
     {
@@ -117,6 +126,8 @@ export function createFinanceService(deps: FinanceDeps) {
   const server = createServiceServer({
     service: "finance",
     router,
+    // Imports carry their file as JSON text: up to 10 MB, escaped.
+    maxBodyBytes: IMPORT_JSON_LIMIT_BYTES,
     log: deps.log,
     internalAuthSecret: deps.internalAuthSecret,
     readiness: databaseReadiness(db),
@@ -129,14 +140,16 @@ export function createFinanceService(deps: FinanceDeps) {
     recurringWorker: recurring.worker,
     ruleRunWorker: rules.worker,
     exportWorker,
+    importWorker,
     start: async () => {
       await worker.start();
       await recurring.worker.start();
       await rules.worker.start();
       exportWorker.start();
+      importWorker.start();
     },
     stop: async () => {
-      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop(), exportWorker.stop()]);
+      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop(), exportWorker.stop(), importWorker.stop()]);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEDGER_IMPORT_MAX_ROWS, type Actor, type LedgerImport } from "@hearth/contracts";
+import { IMPORT_JSON_LIMIT_BYTES, LEDGER_IMPORT_MAX_ROWS, type Actor, type LedgerImport } from "@hearth/contracts";
 import { contextOf, expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
@@ -164,7 +164,8 @@ describe("ledger.import (internal bulk history for the seeder and benchmarks)", 
 
   it("answers a body over the service's limit with 413 payload_too_large, not a 500", async () => {
     const { actor, checking } = await familyWithAccounts();
-    const oversized = { entries: [purchase(checking.id)], padding: "x".repeat(1_200_000) };
+    // finance takes bodies up to the imports' limit (a 10 MB file escaped as JSON); one byte more is refused.
+    const oversized = { entries: [purchase(checking.id)], padding: "x".repeat(IMPORT_JSON_LIMIT_BYTES) };
     await expectAppError(importAs(actor, oversized as never), "payload_too_large");
   });
 

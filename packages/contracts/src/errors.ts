@@ -54,6 +54,8 @@ export const ErrorBodySchema = z.object({
   errors: z.array(z.string()).nullable().optional(),
   /** Only on a login that needs the second factor (Sure's MfaRequiredResponse). */
   mfa_required: z.boolean().optional(),
+  /** The import a failure is about, when it was stored before the failure (Sure's ErrorResponseWithImportId). */
+  import_id: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
@@ -65,6 +67,8 @@ export interface AppErrorOptions {
   errors?: string[];
   /** A login that needs the second factor: the body carries `mfa_required: true`. */
   mfaRequired?: boolean;
+  /** The import the failure is about (Sure's ErrorResponseWithImportId). */
+  importId?: string;
   cause?: unknown;
 }
 
@@ -74,6 +78,7 @@ export class AppError extends Error {
   readonly details: ErrorBody["details"];
   readonly errors: string[] | undefined;
   readonly mfaRequired: boolean;
+  readonly importId: string | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.message ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
@@ -82,6 +87,7 @@ export class AppError extends Error {
     this.details = options.details;
     this.errors = options.errors;
     this.mfaRequired = options.mfaRequired ?? false;
+    this.importId = options.importId;
   }
 
   get status(): number {
@@ -93,6 +99,7 @@ export class AppError extends Error {
     if (this.details !== undefined) body.details = this.details;
     if (this.errors !== undefined) body.errors = this.errors;
     if (this.mfaRequired) body.mfa_required = true;
+    if (this.importId !== undefined) body.import_id = this.importId;
     return body;
   }
 
@@ -116,5 +123,6 @@ export const WireAppErrorSchema = z.object({
   message: z.string(),
   details: ErrorBodySchema.shape.details,
   errors: ErrorBodySchema.shape.errors,
+  importId: z.string().nullable().optional(),
 });
 export type WireAppError = z.infer<typeof WireAppErrorSchema>;

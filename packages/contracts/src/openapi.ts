@@ -55,6 +55,15 @@ function requestBodyOf(route: RouteDef): Operation["requestBody"] {
     const schema = { type: "object", required: [field], properties: { [field]: { type: "string", format: "binary", description } } };
     return { required: true, content: { "multipart/form-data": { schema } } };
   }
+  if (route.fileUpload && route.body) {
+    // The same fields either way: as JSON with the file's text in contentField, or as a form with the file in field.
+    const json = schemaOf(route.body, "input") as { properties?: Record<string, unknown> };
+    const { field, contentField, maxBytes } = route.fileUpload;
+    const { [contentField]: _content, ...others } = json.properties ?? {};
+    const description = `The file (at most ${maxBytes} bytes), instead of ${contentField}`;
+    const form = { type: "object", properties: { ...others, [field]: { type: "string", format: "binary", description } } };
+    return { required: true, content: { "application/json": { schema: json }, "multipart/form-data": { schema: form } } };
+  }
   return route.body ? { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } } : undefined;
 }
 

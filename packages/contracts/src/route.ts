@@ -46,6 +46,23 @@ export interface CsvUpload {
   maxRows: number;
 }
 
+/**
+ * A route that takes a whole file as text (Sure's imports): a multipart body's file in `field`
+ * becomes the body's `contentField` (UTF-8 text), its other form fields the rest of the body.
+ * A JSON body carries the text in `contentField` itself, up to `jsonLimitBytes`.
+ */
+export interface FileUpload {
+  field: string;
+  contentField: string;
+  /** A larger file is 422 `file_too_large` with Sure's message. */
+  maxBytes: number;
+  /** The media types taken (else 422 `invalid_file_type`); file names ending in one of `extensions` are taken whatever their type. */
+  mediaTypes: readonly string[];
+  extensions: readonly string[];
+  /** The JSON body limit of this route (the gateway's default is BODY_LIMIT). */
+  jsonLimitBytes: number;
+}
+
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 /** One public endpoint, declared once: routing, checks, the internal call and OpenAPI all derive from it. */
@@ -80,6 +97,8 @@ export interface RouteDef<
   sureErrors?: SureErrorNames;
   /** Set on a route that takes a CSV upload; its `body` then validates the rows read from the file. */
   upload?: CsvUpload;
+  /** Set on a route that takes a whole file as text (multipart or JSON). */
+  fileUpload?: FileUpload;
 }
 
 /** The methods a route answers: Rails routes PUT like PATCH, so every PATCH route takes PUT too. */

@@ -46,6 +46,8 @@ const NOT_FAMILY_RECORDS: Record<string, string> = {
  */
 const VALID_BODIES: Record<string, unknown> = {
   "members.updateRole": { role: "admin" },
+  "imports.publish": {},
+  "imports.revert": {},
   "ssoProviders.update": { sso_provider: { name: "taken-over", client_id: "attacker" } },
   "ssoProviders.test": { redirect_uri: "hearth://oauth/callback" },
   "accounts.update": { account: { name: "Taken over", status: "disabled" } },
@@ -277,6 +279,12 @@ const ATTACKER_WRITES: Record<string, { record?: () => string; body: () => unkno
         next_expected_date: "2024-05-05",
       },
     }),
+  },
+  "imports.create": {
+    body: () => ({ type: "TransactionImport", account_id: own("accounts"), raw_file_content: `date,amount,name\n06/01/2024,-1.00,Probe ${++serial}` }),
+  },
+  "imports.preflight": {
+    body: () => ({ type: "TransactionImport", account_id: own("accounts"), raw_file_content: "date,amount,name\n06/01/2024,-1.00,Probe" }),
   },
   "securityPrices.record": {
     body: () => ({

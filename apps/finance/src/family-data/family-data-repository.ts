@@ -11,6 +11,7 @@ import { bumpLedgerVersion } from "../ledger/ledger-version";
  */
 const FINANCIAL_TABLES = [
   "family_exports",
+  "imports",
   "syncs",
   "rule_runs",
   "rules",
@@ -61,6 +62,8 @@ export function createFamilyDataRepository(db: FinanceDb) {
         WITH fam AS (SELECT ${familyId}::uuid AS id)
         SELECT
           (SELECT count(*) FROM family_exports, fam WHERE family_id = fam.id) AS family_exports,
+          (SELECT count(*) FROM imports, fam WHERE family_id = fam.id) AS imports,
+          (SELECT count(*) FROM import_rows r JOIN imports i ON i.id = r.import_id, fam WHERE i.family_id = fam.id) AS import_rows,
           (SELECT count(*) FROM accounts, fam WHERE family_id = fam.id) AS accounts,
           (SELECT count(*) FROM entries, fam WHERE family_id = fam.id) AS entries,
           (SELECT count(*) FROM entries, fam WHERE family_id = fam.id AND kind = 'transaction') AS transactions,

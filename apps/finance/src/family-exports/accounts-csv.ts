@@ -42,7 +42,9 @@ export async function* accountsCsv(scope: ExportScope): AsyncGenerator<string> {
   for await (const rows of accountBatches(scope, "accounts.csv")) {
     countRows(scope, "accounts.csv", rows.length);
     yield rows
-      .map((a) => csvRow([a.id, a.name, ACCOUNTABLE_TYPES[a.account_type], a.subtype, amountText(a.balance_cents, a.currency), a.currency, csvTime(a.created_at)]))
+      .map((a) =>
+        csvRow([a.id, a.name, ACCOUNTABLE_TYPES[a.account_type], a.subtype, amountText(a.balance_cents, a.currency), a.currency, csvTime(a.created_at)]),
+      )
       .join("");
   }
 }

@@ -32,9 +32,10 @@ export interface FamilyExportResult {
 type Part = (scope: ExportScope) => AsyncGenerator<string>;
 
 // eslint-disable-next-line @typescript-eslint/require-await -- a fixed file is a one-chunk part
-const fixed = (text: string): Part => async function* () {
-  yield text;
-};
+const fixed = (text: string): Part =>
+  async function* () {
+    yield text;
+  };
 
 /** Sure's export version 2, file by file, in Sure's order. */
 export const EXPORT_FILES: readonly (readonly [string, Part])[] = [
@@ -52,48 +53,69 @@ export const EXPORT_FILES: readonly (readonly [string, Part])[] = [
 /**
  * Writes a family's data as Sure's export ZIP to `out`, streaming: each file is a generator of
  * keyset batches that archiver pulls only as fast as `out` takes the bytes, one file after the
- * other, so memory stays at about a batch per file however large the family. Every read runs in
- * one read-only, repeatable-read transaction: the files agree with each other (a transfer's two
+ * other, so memory stays at about a batch however large the family. Every read runs in one
+ * read-only, repeatable-read transaction: the files agree with each other (a transfer's two
  * transactions are in the file) even while the family keeps writing.
  *
  * `familyId` must be the verified caller's family; every query filters by it. Resolves once the
- * archive is finished and `out` has taken every byte; on any error (a query, `out`) the archive
- * is aborted, the parts stop reading, and the promise rejects (`out` is destroyed).
+ * archive is finished and `out` has taken every byte; on any error (a query, `out`) the reading
+ * stops, the archive and `out` are destroyed and the promise rejects with that error.
  */
-export async function writeFamilyExport(db: FinanceDb, familyId: string, out: NodeJS.WritableStream, opts: FamilyExportOptions = {}): Promise<FamilyExportResult> {
+export async function writeFamilyExport(
+  db: FinanceDb,
+  familyId: string,
+  out: NodeJS.WritableStream,
+  opts: FamilyExportOptions = {},
+): Promise<FamilyExportResult> {
   const batchSize = opts.batchSize ?? 5_000;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError("batchSize must be a positive integer");
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SET TRANSACTION READ ONLY`;
-      const failed = new AbortController();
-      const scope: ExportScope = { db: tx, familyId, batchSize, tally: {}, signal: failed.signal, onBatch: opts.onBatch };
+      const stopped = new AbortController();
+      const scope: ExportScope = { db: tx, familyId, batchSize, tally: {}, signal: stopped.signal, reading: null, onBatch: opts.onBatch };
       const archive = zipArchive();
-      const sources: Readable[] = [];
-      const stop = () => {
-        failed.abort();
-        archive.abort();
-        for (const source of sources) source.destroy();
+      let current: Readable | null = null;
+      const fail = (error: unknown) => {
+        if (stopped.signal.aborted) return;
+        stopped.abort(error);
+        current?.destroy();
+        archive.destroy(error instanceof Error ? error : new Error(String(error)));
       };
-      // Errors after the first (a part reading on while it stops) have nowhere else to go.
-      archive.on("error", stop);
-      archive.on("warning", (warning: Error) => archive.emit("error", warning));
+      // Also keeps any later error of the archive handled once it has failed.
+      archive.on("error", fail);
+      archive.on("warning", fail);
       const written = pipeline(archive, out);
+
+      // One file at a time, the next appended once the archive has taken the last: archiver starts
+      // reading every stream appended (it copies each into a buffer of its own), and the
+      // transaction's one connection runs one query at a time.
       const startedAt = new Date();
-      for (const [name, part] of EXPORT_FILES) {
-        const source = Readable.from(part(scope), { objectMode: false });
-        source.on("error", () => undefined); // reported through the archive, which fails with it
-        sources.push(source);
-        archive.append(source, { name, date: startedAt });
-      }
-      archive.finalize().catch(() => undefined); // its failure is the pipeline's
+      let next = 0;
+      const appendNext = () => {
+        if (stopped.signal.aborted) return;
+        const file = EXPORT_FILES[next++];
+        if (!file) {
+          archive.finalize().catch(() => undefined); // its failure is the pipeline's
+          return;
+        }
+        const [name, part] = file;
+        current = Readable.from(part(scope), { objectMode: false });
+        // Archiver's copy of the stream does not carry its errors: a failed read fails the archive here.
+        current.on("error", fail);
+        archive.append(current, { name, date: startedAt });
+      };
+      archive.on("entry", appendNext);
+      appendNext();
+
       try {
         await written;
       } catch (error) {
-        stop();
+        fail(error);
+        await scope.reading; // the transaction ends only once no query of it is running
         throw error;
       }
-      for (const name of ["accounts.csv", "transactions.csv", "trades.csv", "categories.csv", "merchants.csv", "rules.csv"]) scope.tally[name] ??= 0;
+      for (const [name] of EXPORT_FILES) if (name.endsWith(".csv")) scope.tally[name] ??= 0;
       return { bytes: archive.pointer(), rows: scope.tally };
     },
     { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: 10_000, timeout: opts.timeoutMs ?? 3_600_000 },

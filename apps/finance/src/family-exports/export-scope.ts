@@ -13,6 +13,8 @@ export interface ExportScope {
   tally: Record<string, number>;
   /** Aborted when the export fails: no part reads another batch after that. */
   signal: AbortSignal;
+  /** The query running now, settled or not (never rejecting): a failed export waits for it before its transaction ends. */
+  reading: Promise<unknown> | null;
   /** Told of every batch read (which part, how many rows): lets a caller see the reads stay bounded. */
   onBatch?: (part: string, rows: number) => void;
 }
@@ -25,13 +27,20 @@ export interface ExportScope {
 export async function* keysetBatches<Row>(scope: ExportScope, part: string, page: (after: Row | null, limit: number) => Prisma.Sql): AsyncGenerator<Row[]> {
   let after: Row | null = null;
   for (;;) {
-    scope.signal.throwIfAborted();
-    const rows: Row[] = await scope.db.$queryRaw<Row[]>(page(after, scope.batchSize));
+    const rows = await read(scope, () => scope.db.$queryRaw<Row[]>(page(after, scope.batchSize)));
     scope.onBatch?.(part, rows.length);
     if (rows.length > 0) yield rows;
     if (rows.length < scope.batchSize) return;
     after = rows[rows.length - 1]!;
   }
+}
+
+/** Runs one query of the export, unless it has failed; remembers it as the one running. */
+export function read<T>(scope: ExportScope, query: () => Promise<T>): Promise<T> {
+  scope.signal.throwIfAborted();
+  const running = query();
+  scope.reading = running.catch(() => undefined);
+  return running;
 }
 
 /** Counts `rows` toward `key` (a file name or an NDJSON record type). */

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { RULE_INCLUDE, type RuleRow } from "../rules/rule-definition";
 import { isoDateOf } from "../ledger/dates";
-import type { ExportScope } from "./export-scope";
+import { read, type ExportScope } from "./export-scope";
 
 /** Sure's value_ref: the record a category, merchant or tag operand named when exported. */
 interface ValueRef {
@@ -70,9 +70,11 @@ async function resolve(scope: ExportScope, lookups: Lookup[]): Promise<Map<strin
     if (mine.length === 0) continue;
     const ids = mine.filter((lookup) => !lookup.byName).map((lookup) => lookup.value);
     const names = mine.filter((lookup) => lookup.byName).map((lookup) => lookup.value);
-    const rows = await scope.db.$queryRaw<{ id: string; name: string }[]>(Prisma.sql`
-      SELECT r.id::text AS id, r.name FROM ${TABLES[type]}${scope.familyId}::uuid
-         AND (r.id = ANY(${ids}::uuid[]) OR r.name = ANY(${names}::text[]))`);
+    const rows = await read(scope, () =>
+      scope.db.$queryRaw<{ id: string; name: string }[]>(Prisma.sql`
+        SELECT r.id::text AS id, r.name FROM ${TABLES[type]}${scope.familyId}::uuid
+           AND (r.id = ANY(${ids}::uuid[]) OR r.name = ANY(${names}::text[]))`),
+    );
     for (const row of rows) {
       const ref = { type, id: row.id, name: row.name };
       found.set(`${type}:${row.id}`, ref);
@@ -120,17 +122,20 @@ function ruleOf(rule: RuleRow, found: Map<string, ValueRef>): ExportedRule {
 export async function* ruleBatches(scope: ExportScope, part: string): AsyncGenerator<ExportedRule[]> {
   let after: string | null = null;
   for (;;) {
-    scope.signal.throwIfAborted();
-    const rules: RuleRow[] = await scope.db.rule.findMany({
-      where: { familyId: scope.familyId, ...(after === null ? {} : { id: { gt: after } }) },
-      orderBy: { id: "asc" },
-      take: scope.batchSize,
-      include: RULE_INCLUDE,
-    });
+    const rules: RuleRow[] = await read(scope, () =>
+      scope.db.rule.findMany({
+        where: { familyId: scope.familyId, ...(after === null ? {} : { id: { gt: after } }) },
+        orderBy: { id: "asc" },
+        take: scope.batchSize,
+        include: RULE_INCLUDE,
+      }),
+    );
     scope.onBatch?.(part, rules.length);
     if (rules.length > 0) {
       const lookups = rules.flatMap((rule) => [
-        ...rule.conditions.flatMap((condition) => [condition, ...condition.subConditions]).map((c) => lookupOf(CONDITION_REFS[c.conditionType], c.value, false)),
+        ...rule.conditions
+          .flatMap((condition) => [condition, ...condition.subConditions])
+          .map((c) => lookupOf(CONDITION_REFS[c.conditionType], c.value, false)),
         ...rule.actions.map((action) => lookupOf(ACTION_REFS[action.actionType], action.value, true)),
       ]);
       const found = await resolve(

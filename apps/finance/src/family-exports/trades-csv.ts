@@ -51,7 +51,9 @@ export async function* tradesCsv(scope: ExportScope): AsyncGenerator<string> {
   for await (const rows of tradeBatches(scope, "trades.csv")) {
     countRows(scope, "trades.csv", rows.length);
     yield rows
-      .map((t) => csvRow([t.date, t.account_name, t.ticker, numericText(t.qty), numericText(t.price), amountText(t.amount_cents, t.entry_currency), t.currency]))
+      .map((t) =>
+        csvRow([t.date, t.account_name, t.ticker, numericText(t.qty), numericText(t.price), amountText(t.amount_cents, t.entry_currency), t.currency]),
+      )
       .join("");
   }
 }

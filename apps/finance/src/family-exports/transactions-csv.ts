@@ -64,7 +64,16 @@ export async function* transactionsCsv(scope: ExportScope): AsyncGenerator<strin
     countRows(scope, "transactions.csv", rows.length);
     yield rows
       .map((t) =>
-        csvRow([t.date, t.account_name, amountText(t.amount_cents, t.currency), t.name, t.category_name, t.tag_names.map(legacyTagName).join(","), t.notes, t.currency]),
+        csvRow([
+          t.date,
+          t.account_name,
+          amountText(t.amount_cents, t.currency),
+          t.name,
+          t.category_name,
+          t.tag_names.map(legacyTagName).join(","),
+          t.notes,
+          t.currency,
+        ]),
       )
       .join("");
   }

@@ -12,11 +12,18 @@ export interface ApplyOptions {
   ignoreLocks: boolean;
   /** Only this entry (a transaction just created). */
   entryId?: string;
+  /** Only the entries this import wrote (as it publishes). */
+  importId?: string;
 }
 
 /** A rule made SQL: the entries it acts on, which of them it would change, and its actions in order. Throws RuleDefinitionError for a rule that cannot run. */
 function compile(rule: RuleDefinition, options: ApplyOptions) {
-  const restriction = options.entryId === undefined ? Prisma.empty : Prisma.sql` AND e.id = ${options.entryId}::uuid`;
+  const restriction =
+    options.entryId !== undefined
+      ? Prisma.sql` AND e.id = ${options.entryId}::uuid`
+      : options.importId !== undefined
+        ? Prisma.sql` AND e.import_id = ${options.importId}::uuid`
+        : Prisma.empty;
   const match = Prisma.sql`${matchSql(rule)}${restriction}`;
   const scope = { familyId: rule.familyId, match, ignoreLocks: options.ignoreLocks };
   const actions = rule.actions.map((action) => ({ type: action.actionType as RuleActionType, value: action.value, executor: executorOf(action.actionType) }));

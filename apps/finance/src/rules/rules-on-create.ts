@@ -60,3 +60,31 @@ export async function applyRulesToNewTransaction(tx: FinanceTx, familyId: string
     if (matched[index]) await isolated(tx, "rule_apply", () => applyRule(tx, rule, { ignoreLocks: false, entryId }));
   }
 }
+
+/** How long one rule may take over an import's entries before it is skipped. */
+const IMPORT_RULE_TIMEOUT_MS = 20_000;
+
+/**
+ * Applies the family's active rules to the entries an import just wrote, inside the publishing
+ * transaction: each rule once, set-based over those entries (oldest rule first), respecting
+ * locked attributes. A rule that fails or runs past its time is skipped, not the import.
+ */
+export async function applyRulesToImportedEntries(tx: FinanceTx, familyId: string, importId: string): Promise<number> {
+  const rows = await tx.rule.findMany({
+    where: { familyId, active: true, resourceType: "transaction" },
+    include: RULE_INCLUDE,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  let applied = 0;
+  for (const rule of rows.map(definitionOf)) {
+    if (!matchOrNull(rule)) continue;
+    const done = await isolated(tx, "import_rule", async () => {
+      await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${IMPORT_RULE_TIMEOUT_MS}`);
+      const outcome = await applyRule(tx, rule, { ignoreLocks: false, importId });
+      await tx.$executeRawUnsafe("SET LOCAL statement_timeout = DEFAULT");
+      return outcome;
+    });
+    if (done) applied += 1;
+  }
+  return applied;
+}

@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
+import { routes, type RouteDef } from "@hearth/contracts";
 import { metricsTokenOf, type Logger } from "@hearth/service-kit";
 import type { DependencyStatus } from "../health/dependency-status";
 import type { GatewayReadinessCheck } from "../health/gateway-readiness";
@@ -54,6 +55,11 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   });
   app.use(helmet());
   app.use(jsonOnly(takesUpload));
+  // Routes taking a whole file as JSON text (imports) read larger bodies; the general limit applies to the rest.
+  for (const route of Object.values(routes) as RouteDef[]) {
+    if (route.fileUpload)
+      app.post(route.path, express.json({ limit: route.fileUpload.jsonLimitBytes, strict: true, type: ["application/json", "application/*+json"] }));
+  }
   app.use(express.json({ limit: deps.bodyLimit, strict: true, type: ["application/json", "application/*+json"] }));
 
   app.get("/health", (_req, res) => {

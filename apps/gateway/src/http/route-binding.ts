@@ -7,6 +7,7 @@ import { assertIdempotencyKey, type IdempotentRequests } from "../idempotency/id
 import { authorize } from "../identity/auth/authenticator";
 import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
 import { readCsvUpload } from "./csv-upload";
+import { readFileUpload } from "./file-upload";
 import { hasEmptyBody, isMultipart } from "./json-only";
 import { rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
 import { exemplifyRequest } from "./metrics";
@@ -40,9 +41,9 @@ function requestFacts(req: Request, res: Response): RequestFacts {
   };
 }
 
-const uploadRoutes = (Object.values(routes) as RouteDef[]).filter((route) => route.upload);
+const uploadRoutes = (Object.values(routes) as RouteDef[]).filter((route) => route.upload || route.fileUpload);
 
-/** A multipart request to a route that takes a CSV upload (jsonOnly lets these through). */
+/** A multipart request to a route that takes a CSV upload or a file (jsonOnly lets these through). */
 export function takesUpload(req: Request): boolean {
   const path = req.path.replace(/\/+$/, "").toLowerCase();
   return uploadRoutes.some((route) => route.method === req.method && route.path.toLowerCase() === path);
@@ -99,6 +100,13 @@ async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Re
   );
 }
 
+/** The body a multipart upload stands for (a CSV's rows, or a file's text and the form's fields); undefined for a JSON body. */
+async function uploadedBody(route: RouteDef, req: Request): Promise<unknown> {
+  if (route.upload) return readCsvUpload(req, route.upload);
+  if (route.fileUpload && isMultipart(req)) return readFileUpload(req, route.fileUpload);
+  return undefined;
+}
+
 function answerOf(route: RouteDef, output: unknown): Answer {
   if (route.statuses) return output as Answer;
   return { status: route.status, body: route.response === null ? null : output };
@@ -124,7 +132,7 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
     res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
   }
   // Read only after the credential is checked: an unauthenticated upload is never parsed.
-  const input = parseRouteInput(route, req, route.upload ? await readCsvUpload(req, route.upload) : undefined);
+  const input = parseRouteInput(route, req, await uploadedBody(route, req));
   const execute = async (services: Record<ServiceName, ServiceCall>): Promise<Answer> => {
     if (route.owner === "gateway") {
       const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];

@@ -233,6 +233,10 @@ export const ImportDetailSchema = z.object({
   configuration: ImportConfigurationSchema,
   stats: ImportStatsSchema,
   verification: ImportVerificationSchema.optional(),
+  /** Ours: how far a publish got (rows written of the rows to write), while it runs and after. */
+  progress: z.object({ rows_done: z.number().int().min(0), rows_total: z.number().int().min(0) }),
+  /** Ours: what the publish wrote, by kind (e.g. transactions, skipped_duplicates); null until it completed. */
+  result: z.record(Text, z.number().int().min(0)).nullable(),
 });
 export type ImportDetail = z.infer<typeof ImportDetailSchema>;
 
@@ -335,3 +339,34 @@ export const ImportPreflightSchema = z.object({
 export type ImportPreflight = z.infer<typeof ImportPreflightSchema>;
 
 export const ImportPreflightResponseSchema = z.object({ data: ImportPreflightSchema });
+
+// ---------------------------------------------------------------- requests
+
+/** The longest file text a request may carry: past IMPORT_CSV_LIMITS.maxBytes it is refused by name (content_too_large), not by the schema. */
+export const IMPORT_CONTENT_MAX_CHARS = 12 * 1024 * 1024;
+/** The JSON body limit of the import routes: the text escaped as JSON (quotes and newlines doubled at worst). */
+export const IMPORT_JSON_LIMIT_BYTES = 26 * 1024 * 1024;
+
+const ContentFields = {
+  raw_file_content: z.string().max(IMPORT_CONTENT_MAX_CHARS, { message: "raw_file_content is too long" }).optional(),
+  /** Set by the gateway from a multipart upload. */
+  filename: z.string().max(255).optional(),
+  content_type: z.string().max(255).optional(),
+};
+
+/** POST /api/v1/imports: the content, the request's options and the CSV configuration (a bad one is 422). */
+export const ImportCreateBodySchema = z.intersection(ImportRequestParamsSchema.extend(ContentFields), ImportConfigParamsSchema);
+
+const LooseParam = z.union([z.string().max(IMPORT_LABEL_MAX), z.number(), z.boolean(), z.null()]);
+
+/**
+ * POST /api/v1/imports/preflight: as create, but a bad configuration is reported in the answer
+ * (Sure's preflight), so its parameters are taken loosely, each capped.
+ */
+export const ImportPreflightBodySchema = z
+  .object({ type: z.string().max(IMPORT_LABEL_MAX).optional(), account_id: UuidSchema.optional(), ...ContentFields })
+  .catchall(LooseParam)
+  .refine((body) => Object.keys(body).length <= 60, { message: "too many parameters" });
+
+/** Publishing and reverting are ours (Sure publishes from its web UI); they take no body. */
+export const ImportActionBodySchema = z.object({}).strict();

@@ -28,7 +28,7 @@ export interface ActorContext extends ServiceContext {
 function toWireError(error: TRPCError): WireAppError {
   const cause = error.cause;
   if (cause instanceof AppError) {
-    return { code: cause.code, message: cause.message, details: cause.details ?? null, errors: cause.errors ?? null };
+    return { code: cause.code, message: cause.message, details: cause.details ?? null, errors: cause.errors ?? null, importId: cause.importId ?? null };
   }
   // Only the input is the caller's fault: a ZodError anywhere else (an answer that breaks its
   // own schema, a parse inside a handler) is a bug of ours, so it is a logged 500.

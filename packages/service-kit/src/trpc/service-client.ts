@@ -65,7 +65,12 @@ function toAppError(err: unknown, service: string): AppError {
   if (err instanceof TRPCClientError) {
     const wire = WireAppErrorSchema.safeParse((err.data as { appError?: unknown } | undefined)?.appError);
     if (wire.success) {
-      return new AppError(wire.data.code, { message: wire.data.message, details: wire.data.details ?? undefined, errors: wire.data.errors ?? undefined });
+      return new AppError(wire.data.code, {
+        message: wire.data.message,
+        details: wire.data.details ?? undefined,
+        errors: wire.data.errors ?? undefined,
+        importId: wire.data.importId ?? undefined,
+      });
     }
     return new AppError("service_unavailable", { message: `The ${service} service is unavailable`, cause: err });
   }

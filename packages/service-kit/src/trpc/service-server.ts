@@ -21,6 +21,8 @@ export interface ServiceServerOptions {
    * environment. Without one, /metrics is open on the internal port (which is not public).
    */
   metricsToken?: string | undefined;
+  /** Largest request body taken (default 1 MiB); finance takes imports' files, up to 10 MB of text escaped as JSON. */
+  maxBodyBytes?: number;
 }
 
 /** What every service is built from: its own database, the process logger, the internal-auth secret. */
@@ -56,7 +58,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     router: options.router,
     basePath: "/trpc/",
     allowBatching: false,
-    maxBodySize: 1024 * 1024,
+    maxBodySize: options.maxBodyBytes ?? 1024 * 1024,
     async createContext({ req }): Promise<ServiceContext> {
       return {
         service: options.service,

@@ -191,6 +191,11 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   const sso = await ssoRecords(api, idp, admin.accessToken);
   await syncsSettled(api, key);
   const familyExport = await completedExport(api, key);
+  // Left unpublished: reading it back later finds it unchanged.
+  const csvImport = idOf(
+    "import",
+    await api.post("/api/v1/imports", { type: "TransactionImport", account_id: checking, raw_file_content: "date,amount,name\n03/01/2024,-5.00,Victim row" }, key),
+  );
   const [balance] = (await api.get("/api/v1/balances?per_page=1", key)).body.balances as { id: string }[];
   const [sync] = (await api.get("/api/v1/syncs?per_page=1", key)).body.data as { id: string }[];
   if (!balance || !sync) throw new Error("victim family: no balance or sync");
@@ -227,6 +232,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
       rule_runs: { id: planning.run, owner },
       recurring_transactions: { id: planning.recurring, owner },
       family_exports: { id: familyExport, owner },
+      imports: { id: csvImport, owner },
     },
   };
 }

@@ -8,6 +8,7 @@ import { exchangeRatesRoutes } from "./exchange-rates";
 import { familyExportsRoutes } from "./family-exports";
 import { familySettingsRoutes } from "./family-settings";
 import { holdingsRoutes } from "./holdings";
+import { importsRoutes } from "./imports";
 import { merchantsRoutes } from "./merchants";
 import { recurringTransactionsRoutes } from "./recurring-transactions";
 import { rejectedTransfersRoutes } from "./rejected-transfers";
@@ -25,6 +26,7 @@ import { valuationsRoutes } from "./valuations";
 /** The finance service: the ledger (accounts, entries, transfers, balances, syncs) and the family's settings and labels. */
 export const financeRoutes = {
   ...familyExportsRoutes,
+  ...importsRoutes,
   ...accountsRoutes,
   ...transactionsRoutes,
   ...valuationsRoutes,

@@ -1,0 +1,152 @@
+import {
+  AppError,
+  CSV_IMPORT_TYPES,
+  IMPORT_CSV_LIMITS,
+  importMaxRowCount,
+  pageMetaOf,
+  pageWindow,
+  type CsvImportType,
+  type ImportConfig,
+} from "@hearth/contracts";
+import type { RouteHandlers } from "@hearth/service-kit";
+import type { ImportRepository, StoredRow } from "./import-repository";
+import { toImportDetail, toImportSummary, toRowDiagnostic } from "./import-resource";
+import { ImportParseError, preflightCsvImport, readCsvImport } from "./parsing";
+
+type Handlers = Pick<
+  RouteHandlers<"finance">,
+  "imports.list" | "imports.get" | "imports.rows" | "imports.create" | "imports.preflight" | "imports.publish" | "imports.revert"
+>;
+
+/** The types this service publishes today; the others are read and checked (rows, preflight) but not yet written. */
+const PUBLISHABLE_TYPES: ReadonlySet<string> = new Set(["TransactionImport"]);
+
+const isCsvType = (type: string): type is CsvImportType => (CSV_IMPORT_TYPES as readonly string[]).includes(type);
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Reads a parse failure of the whole file as Sure's error for it. */
+function parsed<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ImportParseError) throw err.toAppError();
+    throw err;
+  }
+}
+
+/** Sure's imports controller over finance's imports: rows are read and checked at upload, published in the background. */
+export function createImportHandlers(imports: ImportRepository, familyCurrency: (familyId: string) => Promise<string>, queued: () => void): Handlers {
+  async function accountCurrency(familyId: string, accountId: string | undefined): Promise<string | null> {
+    if (accountId === undefined) return null;
+    const account = await imports.accountOf(familyId, accountId);
+    if (!account) throw new AppError("not_found", { message: "Account not found" });
+    return account.currency;
+  }
+
+  async function findImport(familyId: string, id: string) {
+    const found = await imports.find(familyId, id);
+    if (!found) throw AppError.notFound("Import");
+    return found;
+  }
+
+  return {
+    "imports.list": async ({ ctx, input }) => {
+      const { rows, total } = await imports.list(ctx.actor.familyId, { status: input.status, type: input.type }, pageWindow(input));
+      return { data: rows.map(toImportSummary), meta: pageMetaOf(input, total) };
+    },
+
+    "imports.get": async ({ ctx, input }) => ({ data: toImportDetail(await findImport(ctx.actor.familyId, input.id)) }),
+
+    "imports.rows": async ({ ctx, input }) => {
+      const found = await findImport(ctx.actor.familyId, input.id);
+      const { rows, total } = await imports.rows(found.id, pageWindow(input));
+      const names = { accounts: new Set<string>(), categories: new Set<string>(), tags: new Set<string>() };
+      for (const row of rows) {
+        const values = row.values as { account?: string; category?: string; tags?: string[] } | null;
+        if (values?.account) names.accounts.add(values.account);
+        if (values?.category) names.categories.add(values.category);
+        for (const tag of values?.tags ?? []) names.tags.add(tag);
+      }
+      const known = await imports.knownNames(ctx.actor.familyId, { accounts: [...names.accounts], categories: [...names.categories], tags: [...names.tags] });
+      return { data: rows.map((row) => toRowDiagnostic(row, known, found.accountId)), meta: pageMetaOf(input, total) };
+    },
+
+    "imports.create": async ({ ctx, input }) => {
+      const familyId = ctx.actor.familyId;
+      const { type, account_id: accountId, publish, raw_file_content: content, filename: _filename, content_type: _contentType, ...params } = input;
+      if (!isCsvType(type)) throw AppError.validation([`${type} imports are not supported yet: send CSV content with a CSV import type`]);
+      if (content === undefined || content === "") throw new AppError("missing_content");
+      if (Buffer.byteLength(content, "utf8") > IMPORT_CSV_LIMITS.maxBytes) {
+        throw new AppError("content_too_large", { message: `Content is too large. Maximum size is ${IMPORT_CSV_LIMITS.maxBytes / (1024 * 1024)}MB.` });
+      }
+      const config = params as ImportConfig;
+      const currency = (await accountCurrency(familyId, accountId)) ?? (await familyCurrency(familyId));
+      const read = parsed(() =>
+        readCsvImport(
+          type,
+          content,
+          { config, defaultCurrency: currency, today: today(), hasAccount: accountId !== undefined },
+          { source: input.filename !== undefined ? "file" : "content" },
+        ),
+      );
+      if (read.errors.length > 0) throw AppError.validation(read.errors.map((error) => error.message));
+      if (read.rows.length === 0) throw AppError.validation(["The file has no data rows"]);
+      const rows: StoredRow[] = read.rows.map((row) => ({
+        rowNumber: row.row_number,
+        fields: row.fields,
+        errors: row.errors,
+        values: row.values as Record<string, unknown> | null,
+      }));
+      const created = await imports.create(familyId, { type, accountId: accountId ?? null, configuration: config, content, rows });
+      if (publish) {
+        // Sure publishes a configured import asked to; one that cannot be is stored and named in the error.
+        if (read.rows.length > importMaxRowCount(type)) {
+          throw new AppError("max_row_count_exceeded", {
+            message: "Import was uploaded but has too many rows to publish automatically.",
+            importId: created.id,
+          });
+        }
+        if (created.validRowsCount < created.rowsCount || !PUBLISHABLE_TYPES.has(type)) {
+          throw new AppError("not_publishable", {
+            message: PUBLISHABLE_TYPES.has(type)
+              ? "Import was uploaded but has rows with errors: see its rows."
+              : `Import was uploaded but ${type} publishing is not available yet.`,
+            importId: created.id,
+          });
+        }
+        await imports.requestPublish(familyId, created.id);
+        queued();
+      }
+      return { data: toImportDetail(await findImport(familyId, created.id)) };
+    },
+
+    "imports.preflight": async ({ ctx, input }) => {
+      const { type = "TransactionImport", account_id: accountId, raw_file_content: content, filename, content_type: contentType, ...params } = input;
+      if (!isCsvType(type)) throw AppError.validation([`type must be one of: ${CSV_IMPORT_TYPES.join(", ")}`]);
+      if (content === undefined || content === "") throw new AppError("missing_content");
+      await accountCurrency(ctx.actor.familyId, accountId);
+      const preflight = parsed(() => preflightCsvImport({ type, params, content, filename, contentType, source: filename !== undefined ? "file" : "content" }));
+      return { data: preflight };
+    },
+
+    "imports.publish": async ({ ctx, input }) => {
+      const found = await findImport(ctx.actor.familyId, input.id);
+      if (!PUBLISHABLE_TYPES.has(found.type))
+        throw new AppError("not_publishable", { message: `${found.type} publishing is not available yet.`, importId: found.id });
+      if (found.validRowsCount < found.rowsCount)
+        throw new AppError("not_publishable", { message: "Import has rows with errors: see its rows.", importId: found.id });
+      if (!(await imports.requestPublish(ctx.actor.familyId, found.id))) {
+        throw new AppError("not_publishable", { message: `Import is ${found.status}: only a pending or failed import can be published.`, importId: found.id });
+      }
+      queued();
+      return { data: toImportDetail(await findImport(ctx.actor.familyId, found.id)) };
+    },
+
+    "imports.revert": async ({ ctx, input }) => {
+      const reverted = await imports.revert(ctx.actor.familyId, input.id);
+      if (reverted === null) throw AppError.notFound("Import");
+      if (!reverted) throw new AppError("conflict", { message: "Only a complete import can be reverted" });
+      return { data: toImportDetail(await findImport(ctx.actor.familyId, input.id)) };
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import type { ImportConfig, ImportStatus, ImportType } from "@hearth/contracts";
+import type { FinanceDb } from "../db";
+import { adjustTransactionCount } from "../ledger/ledger-version";
+import { requestAccountSync } from "../syncs/sync-queue-queries";
+import type { KnownNames } from "./import-resource";
+import { Prisma, type Import, type ImportRow } from "../generated/prisma/client";
+
+/** A row as stored: values' integers (amounts in minor units) as decimal strings, JSON having no bigint. */
+export interface StoredRow {
+  rowNumber: number;
+  fields: Record<string, unknown>;
+  errors: { field: string; message: string }[];
+  values: Record<string, unknown> | null;
+}
+
+export interface NewImport {
+  type: ImportType;
+  accountId: string | null;
+  configuration: ImportConfig;
+  content: string;
+  rows: StoredRow[];
+}
+
+export interface ClaimedImport {
+  id: string;
+  familyId: string;
+  lease: Date;
+}
+
+const toJson = (value: unknown): Prisma.InputJsonValue =>
+  JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item))) as Prisma.InputJsonValue;
+
+/** Rows per INSERT when an import's rows are stored. */
+const ROW_BATCH = 2_000;
+
+/** The family's imports and their rows (imports, import_rows). */
+export function createImportRepository(db: FinanceDb) {
+  return {
+    /** The import and all its rows, in one transaction: an upload is kept whole or not at all. */
+    async create(familyId: string, input: NewImport): Promise<Import> {
+      return db.$transaction(
+        async (tx) => {
+          const row = await tx.import.create({
+            data: {
+              familyId,
+              type: input.type,
+              accountId: input.accountId,
+              configuration: toJson(input.configuration),
+              content: input.content,
+              rowsCount: input.rows.length,
+              validRowsCount: input.rows.filter((r) => r.errors.length === 0).length,
+            },
+          });
+          for (let start = 0; start < input.rows.length; start += ROW_BATCH) {
+            await tx.importRow.createMany({
+              data: input.rows.slice(start, start + ROW_BATCH).map((r) => ({
+                importId: row.id,
+                rowNumber: r.rowNumber,
+                fields: toJson(r.fields),
+                errors: toJson(r.errors),
+                values: r.values === null ? undefined : toJson(r.values),
+              })),
+            });
+          }
+          return row;
+        },
+        { timeout: 60_000 },
+      );
+    },
+
+    async list(familyId: string, filters: { status?: ImportStatus; type?: ImportType }, window: { skip: number; take: number }) {
+      const where = { familyId, ...(filters.status ? { status: filters.status } : {}), ...(filters.type ? { type: filters.type } : {}) };
+      const [rows, total] = await Promise.all([
+        db.import.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...window, omit: { content: true } }),
+        db.import.count({ where }),
+      ]);
+      return { rows, total };
+    },
+
+    find: (familyId: string, id: string) => db.import.findFirst({ where: { id, familyId }, omit: { content: true } }),
+
+    async rows(importId: string, window: { skip: number; take: number }): Promise<{ rows: ImportRow[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        db.importRow.findMany({ where: { importId }, orderBy: { rowNumber: "asc" }, ...window }),
+        db.importRow.count({ where: { importId } }),
+      ]);
+      return { rows, total };
+    },
+
+    /** What the family has under the names of a page of rows: accounts by lower-cased name, categories and tags by name. */
+    async knownNames(familyId: string, names: { accounts: string[]; categories: string[]; tags: string[] }): Promise<KnownNames> {
+      const [accounts, categories, tags] = await Promise.all([
+        names.accounts.length === 0
+          ? []
+          : db.$queryRaw<{ id: string; name: string }[]>`
+              SELECT DISTINCT ON (lower(name)) id, name FROM accounts
+               WHERE family_id = ${familyId}::uuid AND status <> 'pending_deletion' AND lower(name) = ANY(${names.accounts.map((n) => n.toLowerCase())}::text[])
+               ORDER BY lower(name), created_at, id`,
+        names.categories.length === 0 ? [] : db.category.findMany({ where: { familyId, name: { in: names.categories } }, select: { id: true, name: true } }),
+        names.tags.length === 0 ? [] : db.tag.findMany({ where: { familyId, name: { in: names.tags } }, select: { id: true, name: true } }),
+      ]);
+      return {
+        accounts: new Map(accounts.map((a) => [a.name.toLowerCase(), a])),
+        categories: new Map(categories.map((c) => [c.name, c])),
+        tags: new Map(tags.map((t) => [t.name, t])),
+      };
+    },
+
+    accountOf: (familyId: string, accountId: string) =>
+      db.account.findFirst({ where: { id: accountId, familyId, status: { not: "pending_deletion" } }, select: { id: true, currency: true } }),
+
+    /** Queues a pending (or failed) import for publishing; false when it is not (importing, complete...). */
+    async requestPublish(familyId: string, id: string): Promise<boolean> {
+      const queued = await db.import.updateMany({
+        where: { id, familyId, status: { in: ["pending", "failed"] } },
+        data: { status: "importing", publishRequestedAt: new Date(), rowsDone: 0, error: null },
+      });
+      return queued.count === 1;
+    },
+
+    /** The oldest import waiting to be published (or whose worker's lease lapsed), held for `leaseMs`. */
+    async claim(leaseMs: number): Promise<ClaimedImport | null> {
+      const [row] = await db.$queryRaw<{ id: string; family_id: string; lease_expires_at: Date }[]>`
+        UPDATE imports SET lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+         WHERE id = (
+           SELECT id FROM imports
+            WHERE status = 'importing' AND (lease_expires_at IS NULL OR lease_expires_at < now())
+            ORDER BY publish_requested_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, family_id, lease_expires_at`;
+      return row ? { id: row.id, familyId: row.family_id, lease: row.lease_expires_at } : null;
+    },
+
+    /** Progress, written outside the publishing transaction so readers see it while the rows are not yet committed. */
+    async progress(importId: string, rowsDone: number): Promise<void> {
+      await db.import.updateMany({ where: { id: importId, status: "importing" }, data: { rowsDone } });
+    },
+
+    /** Marks the import published, inside the publishing transaction. */
+    async complete(tx: Prisma.TransactionClient, claim: ClaimedImport, result: Record<string, number>, rowsDone: number): Promise<boolean> {
+      const done = await tx.import.updateMany({
+        where: { id: claim.id, status: "importing", leaseExpiresAt: claim.lease },
+        data: { status: "complete", result, rowsDone, completedAt: new Date(), leaseExpiresAt: null, error: null },
+      });
+      return done.count === 1;
+    },
+
+    /**
+     * Removes exactly what a complete import added (its entries, the accounts it made) and
+     * queues the syncs they need; the import is pending again (Sure's Import#revert), and can be
+     * published anew. Null: no such import; false: it is not complete.
+     */
+    async revert(familyId: string, id: string): Promise<boolean | null> {
+      return db.$transaction(
+        async (tx) => {
+          const [row] = await tx.$queryRaw<{ status: string }[]>`
+            SELECT status FROM imports WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid FOR UPDATE`;
+          if (!row) return null;
+          if (row.status !== "complete") return false;
+          const windows = await tx.$queryRaw<{ account_id: string; first: Date }[]>`
+            SELECT account_id, min(date) AS first FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid GROUP BY account_id`;
+          await tx.$executeRaw`DELETE FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;
+          const removedAccounts = await tx.$queryRaw<{ id: string }[]>`
+            DELETE FROM accounts WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid RETURNING id`;
+          const gone = new Set(removedAccounts.map((a) => a.id));
+          for (const window of windows) {
+            if (!gone.has(window.account_id)) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
+          }
+          await adjustTransactionCount(tx, familyId, null);
+          await tx.import.update({ where: { id }, data: { status: "pending", result: Prisma.DbNull, rowsDone: 0, completedAt: null, error: null } });
+          return true;
+        },
+        { timeout: 120_000 },
+      );
+    },
+
+    async fail(claim: ClaimedImport, error: string): Promise<void> {
+      await db.import.updateMany({
+        where: { id: claim.id, status: "importing" },
+        data: { status: "failed", error: error.slice(0, 2_000), leaseExpiresAt: null, rowsDone: 0 },
+      });
+    },
+  };
+}
+export type ImportRepository = ReturnType<typeof createImportRepository>;

@@ -1,0 +1,137 @@
+import type { FinanceTx } from "../../db";
+import { Prisma } from "../../generated/prisma/client";
+import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../categories/default-categories";
+import { adjustTransactionCount } from "../../ledger/ledger-version";
+import { applyRulesToImportedEntries } from "../../rules/rules-on-create";
+import { risingIds } from "../../rules/sql-ids";
+import { requestAccountSync } from "../../syncs/sync-queue-queries";
+import { pickTagColor } from "../../tags/tag-colors";
+import { PublishError } from "./publish-error";
+
+export interface PublishTarget {
+  id: string;
+  familyId: string;
+  /** The account every row goes to; null: each row names its account. */
+  accountId: string | null;
+}
+
+export interface PublishOutcome {
+  transactions: number;
+  skipped_duplicates: number;
+}
+
+/** Rows per INSERT: progress is reported between them. */
+const INSERT_BATCH = 1_000;
+
+/**
+ * Publishes a TransactionImport inside the caller's transaction (all or nothing), set-based:
+ * the valid rows are staged in a temporary table, their accounts, categories and tags resolved
+ * (missing categories and tags are made, as Sure's mappings make them; an account must exist),
+ * duplicates skipped one for one (a row is a duplicate while the account has more entries of
+ * the same day, amount, currency and name than earlier identical rows claimed), the rest
+ * written with the import's id, the family's rules applied to them, and syncs queued.
+ */
+export async function publishTransactionImport(tx: FinanceTx, target: PublishTarget, onProgress: (rowsDone: number) => Promise<void>): Promise<PublishOutcome> {
+  const { id: importId, familyId } = target;
+  await tx.$executeRaw`
+    CREATE TEMP TABLE import_stage ON COMMIT DROP AS
+    SELECT r.row_number,
+           (r.values->>'date')::date AS date,
+           (r.values->>'amount_cents')::bigint AS amount_cents,
+           r.values->>'currency' AS file_currency,
+           COALESCE((r.values->>'currency_from_file')::boolean, false) AS currency_from_file,
+           r.values->>'name' AS name,
+           NULLIF(r.values->>'category', '') AS category,
+           ARRAY(SELECT jsonb_array_elements_text(COALESCE(r.values->'tags', '[]'::jsonb))) AS tags,
+           r.values->>'notes' AS notes,
+           NULLIF(r.values->>'account', '') AS account_name,
+           NULL::uuid AS account_id, NULL::text AS currency, NULL::uuid AS category_id, NULL::uuid AS entry_id
+      FROM import_rows r
+     WHERE r.import_id = ${importId}::uuid AND r.values IS NOT NULL`;
+
+  // Accounts: the import's, else each row's by name (the oldest of a name, as the list shows it first).
+  if (target.accountId) {
+    await tx.$executeRaw`UPDATE import_stage SET account_id = ${target.accountId}::uuid`;
+  } else {
+    await tx.$executeRaw`
+      UPDATE import_stage s SET account_id = a.id
+        FROM (SELECT DISTINCT ON (lower(name)) id, lower(name) AS key FROM accounts
+               WHERE family_id = ${familyId}::uuid AND status <> 'pending_deletion' ORDER BY lower(name), created_at, id) a
+       WHERE a.key = lower(s.account_name)`;
+    const unknown = await tx.$queryRaw<{ name: string | null }[]>`
+      SELECT DISTINCT account_name AS name FROM import_stage WHERE account_id IS NULL ORDER BY 1 LIMIT 10`;
+    if (unknown.length > 0) {
+      const named = unknown.filter((row) => row.name !== null).map((row) => `"${row.name}"`);
+      throw new PublishError(
+        named.length > 0
+          ? `No account of the family is named ${named.join(", ")}`
+          : "Rows without an account: give the import an account_id or an account column",
+      );
+    }
+  }
+  await tx.$executeRaw`
+    UPDATE import_stage s SET currency = CASE WHEN s.currency_from_file THEN s.file_currency ELSE a.currency END
+      FROM accounts a WHERE a.id = s.account_id`;
+
+  // Categories and tags by exact name, made when missing.
+  const categories = await tx.$queryRaw<{ name: string }[]>`SELECT DISTINCT category AS name FROM import_stage WHERE category IS NOT NULL`;
+  if (categories.length > 0) {
+    await tx.category.createMany({
+      data: categories.map(({ name }) => ({ familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name) })),
+      skipDuplicates: true,
+    });
+    await tx.$executeRaw`
+      UPDATE import_stage s SET category_id = c.id FROM categories c WHERE c.family_id = ${familyId}::uuid AND c.name = s.category`;
+  }
+  const tags = await tx.$queryRaw<{ name: string }[]>`SELECT DISTINCT unnest(tags) AS name FROM import_stage`;
+  if (tags.length > 0) {
+    await tx.tag.createMany({ data: tags.map(({ name }) => ({ familyId, name, color: pickTagColor() })), skipDuplicates: true });
+  }
+
+  // Duplicates, one for one, then ids for the rest (rising, as Prisma's UUIDv7 ids do).
+  const ids = risingIds();
+  await tx.$executeRaw`
+    WITH ranked AS (
+      SELECT row_number, account_id, date, amount_cents, currency, name,
+             row_number() OVER (PARTITION BY account_id, date, amount_cents, currency, name ORDER BY row_number) AS rank
+        FROM import_stage),
+    existing AS (
+      SELECT k.account_id, k.date, k.amount_cents, k.currency, k.name, count(e.id) AS n
+        FROM (SELECT DISTINCT account_id, date, amount_cents, currency, name FROM import_stage) k
+        JOIN entries e ON e.account_id = k.account_id AND e.date = k.date AND e.amount_cents = k.amount_cents
+                      AND e.currency = k.currency AND e.name = k.name AND e.kind = 'transaction'
+       GROUP BY 1, 2, 3, 4, 5),
+    kept AS (
+      SELECT r.row_number, row_number() OVER (ORDER BY r.row_number) AS ordinal
+        FROM ranked r
+        LEFT JOIN existing x ON x.account_id = r.account_id AND x.date = r.date AND x.amount_cents = r.amount_cents
+                            AND x.currency = r.currency AND x.name = r.name
+       WHERE r.rank > COALESCE(x.n, 0))
+    UPDATE import_stage s SET entry_id = ${ids(Prisma.sql`k.ordinal`)} FROM kept k WHERE k.row_number = s.row_number`;
+
+  const [bounds] = await tx.$queryRaw<{ last: number | null; kept: number; total: number }[]>`
+    SELECT max(row_number) AS last, count(entry_id)::int AS kept, count(*)::int AS total FROM import_stage`;
+  const last = bounds?.last ?? 0;
+  for (let from = 0; from < last; from += INSERT_BATCH) {
+    await tx.$executeRaw`
+      INSERT INTO entries (id, family_id, account_id, kind, transaction_kind, date, name, amount_cents, currency, notes, category_id, import_id, created_at, updated_at)
+      SELECT entry_id, ${familyId}::uuid, account_id, 'transaction', 'standard', date, name, amount_cents, currency, notes, category_id, ${importId}::uuid, now(), now()
+        FROM import_stage WHERE entry_id IS NOT NULL AND row_number > ${from} AND row_number <= ${from + INSERT_BATCH}
+       ORDER BY row_number`;
+    await onProgress(Math.min(from + INSERT_BATCH, last));
+  }
+  await tx.$executeRaw`
+    INSERT INTO entry_tags (entry_id, tag_id)
+    SELECT s.entry_id, t.id FROM import_stage s CROSS JOIN LATERAL unnest(s.tags) AS n(name)
+      JOIN tags t ON t.family_id = ${familyId}::uuid AND t.name = n.name
+     WHERE s.entry_id IS NOT NULL
+    ON CONFLICT DO NOTHING`;
+
+  await applyRulesToImportedEntries(tx, familyId, importId);
+  const windows = await tx.$queryRaw<{ account_id: string; first: Date }[]>`
+    SELECT account_id, min(date) AS first FROM import_stage WHERE entry_id IS NOT NULL GROUP BY account_id`;
+  for (const window of windows) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
+  await adjustTransactionCount(tx, familyId, null);
+  const kept = bounds?.kept ?? 0;
+  return { transactions: kept, skipped_duplicates: (bounds?.total ?? 0) - kept };
+}

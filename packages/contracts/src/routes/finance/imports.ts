@@ -1,0 +1,110 @@
+import { defineResourceRoutes } from "../define-resource-routes";
+import { IdParams, READ, WRITE } from "../../route-access";
+import {
+  IMPORT_CSV_LIMITS,
+  IMPORT_JSON_LIMIT_BYTES,
+  ImportActionBodySchema,
+  ImportCollectionSchema,
+  ImportCreateBodySchema,
+  ImportListQuerySchema,
+  ImportPreflightBodySchema,
+  ImportPreflightResponseSchema,
+  ImportResponseSchema,
+  ImportRowDiagnosticCollectionSchema,
+  ImportRowListQuerySchema,
+} from "../../resources/imports";
+import type { FileUpload } from "../../route";
+
+/** Sure's Import::ALLOWED_CSV_MIME_TYPES and SureImport's NDJSON types. */
+const IMPORT_FILE: FileUpload = {
+  field: "file",
+  contentField: "raw_file_content",
+  maxBytes: IMPORT_CSV_LIMITS.maxBytes,
+  mediaTypes: ["text/csv", "text/plain", "application/vnd.ms-excel", "application/csv", "application/x-ndjson", "application/ndjson", "application/json"],
+  extensions: [".csv", ".ndjson", ".json"],
+  jsonLimitBytes: IMPORT_JSON_LIMIT_BYTES,
+};
+
+const NOT_FOUND = { notFound: "Import not found" } as const;
+
+export const importsRoutes = defineResourceRoutes("finance", "imports", {
+  list: {
+    method: "GET",
+    path: "/api/v1/imports",
+    summary: "List the family's imports, newest first (filters status, type)",
+    tag: "Imports",
+    query: ImportListQuerySchema,
+    response: ImportCollectionSchema,
+    status: 200,
+    access: READ,
+  },
+  get: {
+    method: "GET",
+    path: "/api/v1/imports/:id",
+    summary: "Show an import: status, configuration, row counts and progress",
+    tag: "Imports",
+    params: IdParams,
+    response: ImportResponseSchema,
+    status: 200,
+    access: READ,
+    sureErrors: NOT_FOUND,
+  },
+  rows: {
+    method: "GET",
+    path: "/api/v1/imports/:id/rows",
+    summary: "List an import's rows with their validation errors and mappings",
+    tag: "Imports",
+    params: IdParams,
+    query: ImportRowListQuerySchema,
+    response: ImportRowDiagnosticCollectionSchema,
+    status: 200,
+    access: READ,
+    sureErrors: NOT_FOUND,
+  },
+  create: {
+    method: "POST",
+    path: "/api/v1/imports",
+    summary: "Create an import from raw_file_content or a multipart file; rows are parsed and checked at once, publish=true publishes in the background",
+    tag: "Imports",
+    body: ImportCreateBodySchema,
+    response: ImportResponseSchema,
+    status: 201,
+    access: WRITE,
+    fileUpload: IMPORT_FILE,
+  },
+  preflight: {
+    method: "POST",
+    path: "/api/v1/imports/preflight",
+    summary: "Check import content without keeping anything: counts, headers, required and missing headers, errors and warnings",
+    tag: "Imports",
+    body: ImportPreflightBodySchema,
+    response: ImportPreflightResponseSchema,
+    status: 200,
+    access: READ,
+    fileUpload: IMPORT_FILE,
+  },
+  publish: {
+    method: "POST",
+    path: "/api/v1/imports/:id/publish",
+    summary: "Publish an uploaded import in the background (ours: Sure publishes from its web UI); all or nothing",
+    tag: "Imports",
+    params: IdParams,
+    body: ImportActionBodySchema,
+    response: ImportResponseSchema,
+    status: 202,
+    access: WRITE,
+    sureErrors: NOT_FOUND,
+  },
+  revert: {
+    method: "POST",
+    path: "/api/v1/imports/:id/revert",
+    summary: "Revert a complete import: removes exactly the records it added (ours)",
+    tag: "Imports",
+    params: IdParams,
+    body: ImportActionBodySchema,
+    response: ImportResponseSchema,
+    status: 200,
+    access: WRITE,
+    sureErrors: NOT_FOUND,
+  },
+});

@@ -1,0 +1,245 @@
+// CSV imports through the gateway as a Sure client uses them (issue 15): upload as JSON text or a
+// multipart file, rows read and checked at once, preflight, publish in the background (rules
+// applied, duplicates skipped, all or nothing), progress, revert. Cases mirror Sure's
+// test/controllers/api/v1/imports_controller_test.rb where named.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ImportCollectionSchema, ImportResponseSchema, ImportRowDiagnosticCollectionSchema } from "@hearth/contracts";
+import { testPostgresAdminUrl } from "@hearth/test-kit";
+import { apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
+
+let system: TestSystem;
+let api: ApiClient;
+let user: TestUser;
+let checking: string;
+
+beforeAll(async () => {
+  system = await startSystem({ adminUrl: testPostgresAdminUrl() });
+  api = apiClient(system.url);
+  user = await signUpUser(api, "importer");
+  const account = await api.post(
+    "/api/v1/accounts",
+    { account: { name: "Everyday", account_type: "depository", balance: "1000", opening_balance_date: "2026-01-01" } },
+    { apiKey: user.writeKey },
+  );
+  checking = account.body.id;
+});
+afterAll(async () => system?.stop());
+
+const CSV = [
+  "date,amount,name,category,tags,notes",
+  "2026-03-01,-4.50,Corner Coffee,Coffee runs,morning|work,flat white",
+  "2026-03-01,-4.50,Corner Coffee,Coffee runs,morning,",
+  '2026-03-02,"1,250.00",Salary,Pay,,March',
+].join("\n");
+
+function create(body: Record<string, unknown>, key = user.writeKey) {
+  return api.post("/api/v1/imports", { type: "TransactionImport", account_id: checking, date_format: "%Y-%m-%d", ...body }, { apiKey: key });
+}
+
+async function completed(id: string) {
+  return eventually(async () => {
+    const detail = ImportResponseSchema.parse((await api.get(`/api/v1/imports/${id}`, { apiKey: user.readKey })).body).data;
+    expect(detail.status).toBe("complete");
+    return detail;
+  });
+}
+
+async function transactionsNamed(name: string) {
+  const res = await api.get(`/api/v1/transactions?account_id=${checking}&search=${encodeURIComponent(name)}&per_page=100`, { apiKey: user.readKey });
+  return res.body.transactions as { name: string; amount: string; category: { name: string } | null; tags: { name: string }[]; notes: string | null }[];
+}
+
+describe("POST /api/v1/imports", () => {
+  it("reads and checks the rows at once, publishes in the background with categories and tags made, and reports progress ('create with raw content')", async () => {
+    const res = await create({ raw_file_content: CSV, publish: "true" });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const created = ImportResponseSchema.parse(res.body).data;
+    expect(created).toMatchObject({ type: "TransactionImport", account_id: checking, stats: { rows_count: 3, valid_rows_count: 3, invalid_rows_count: 0 } });
+    expect(created.configuration).toMatchObject({ date_format: "%Y-%m-%d", number_format: "1,234.56", signage_convention: "inflows_positive" });
+
+    const done = await completed(created.id);
+    expect(done.progress).toEqual({ rows_done: 3, rows_total: 3 });
+    expect(done.result).toEqual({ transactions: 3, skipped_duplicates: 0 });
+    expect(done.status_detail).toMatchObject({ terminal: true, revertable: true, publishable: false });
+
+    const coffees = await transactionsNamed("Corner Coffee");
+    // Two identical rows of one file are two purchases: both kept.
+    expect(coffees).toHaveLength(2);
+    expect(coffees.every((t) => t.category?.name === "Coffee runs")).toBe(true);
+    expect(coffees.flatMap((t) => t.tags.map((tag) => tag.name)).sort()).toEqual(["morning", "morning", "work"]);
+    const [salary] = await transactionsNamed("Salary");
+    expect(salary).toMatchObject({ notes: "March" });
+    expect(salary?.amount).toMatch(/1,250\.00/);
+
+    const list = ImportCollectionSchema.parse((await api.get("/api/v1/imports?status=complete&type=TransactionImport", { apiKey: user.readKey })).body);
+    expect(list.data.map((i) => i.id)).toContain(created.id);
+  });
+
+  it("skips rows already in the account (same day, amount, currency and name), one for one", async () => {
+    const again = await create({ raw_file_content: CSV, publish: "true" });
+    expect(again.status).toBe(201);
+    const done = await completed(again.body.data.id);
+    expect(done.result).toEqual({ transactions: 0, skipped_duplicates: 3 });
+    const third = ["date,amount,name", "2026-03-01,-4.50,Corner Coffee", "2026-03-01,-4.50,Corner Coffee", "2026-03-01,-4.50,Corner Coffee"].join("\n");
+    const more = await create({ raw_file_content: third, publish: "true" });
+    expect((await completed(more.body.data.id)).result).toEqual({ transactions: 1, skipped_duplicates: 2 });
+    expect(await transactionsNamed("Corner Coffee")).toHaveLength(3);
+  });
+
+  it("applies the family's rules to what it writes", async () => {
+    const category = await api.post("/api/v1/categories", { category: { name: "Bakeries" } }, { apiKey: user.writeKey });
+    await api.post(
+      "/api/v1/rules",
+      {
+        rule: {
+          name: "Bread",
+          conditions: [{ condition_type: "transaction_name", operator: "like", value: "bakery" }],
+          actions: [{ action_type: "set_transaction_category", value: category.body.id }],
+        },
+      },
+      { apiKey: user.writeKey },
+    );
+    const res = await create({ raw_file_content: "date,amount,name\n2026-03-05,-3.20,Village Bakery", publish: "true" });
+    await completed(res.body.data.id);
+    const [bread] = await transactionsNamed("Village Bakery");
+    expect(bread?.category?.name).toBe("Bakeries");
+  });
+
+  it("keeps rows with errors visible and refuses to publish them (422 not_publishable with import_id)", async () => {
+    const res = await create({ raw_file_content: "date,amount,name\n2026-02-30,-1.00,Bad day\n2026-03-06,abc,Bad amount\n2026-03-06,-2.00,Fine" });
+    expect(res.status).toBe(201);
+    const id = res.body.data.id as string;
+    expect(res.body.data.stats).toMatchObject({ rows_count: 3, valid_rows_count: 1, invalid_rows_count: 2 });
+    const rows = ImportRowDiagnosticCollectionSchema.parse((await api.get(`/api/v1/imports/${id}/rows`, { apiKey: user.readKey })).body);
+    expect(rows.data.map((row) => row.valid)).toEqual([false, false, true]);
+    expect(rows.data[0]?.errors.join(" ")).toMatch(/date/i);
+    expect(rows.data[1]?.errors.join(" ")).toMatch(/amount/i);
+    expect(rows.meta).toMatchObject({ page: 1 });
+
+    const publish = await api.post(`/api/v1/imports/${id}/publish`, {}, { apiKey: user.writeKey });
+    expect(publish.status).toBe(422);
+    expect(publish.body).toMatchObject({ error: "not_publishable", import_id: id });
+    const asked = await create({ raw_file_content: "date,amount,name\nnope,-1,Bad", publish: "true" });
+    expect(asked.status).toBe(422);
+    expect(asked.body).toMatchObject({ error: "not_publishable" });
+    expect(asked.body.import_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("is all or nothing: a failure while writing leaves no row and the import failed with its error", async () => {
+    const before = await system.db.finance.entry.count({ where: { accountId: checking } });
+    await system.db.finance.$executeRawUnsafe(`
+      CREATE OR REPLACE FUNCTION refuse_boom() RETURNS trigger AS $$
+      BEGIN IF NEW.name = 'BOOM' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await system.db.finance.$executeRawUnsafe(`CREATE TRIGGER refuse_boom BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION refuse_boom()`);
+    try {
+      // 1,500 rows: the first batch of 1,000 is written before row 1,200 fails.
+      const lines = ["date,amount,name", ...Array.from({ length: 1500 }, (_, i) => `2026-04-01,-1.00,${i === 1199 ? "BOOM" : `Row ${i}`}`)];
+      const res = await create({ raw_file_content: lines.join("\n"), publish: "true" });
+      expect(res.status).toBe(201);
+      const failed = await eventually(async () => {
+        const detail = (await api.get(`/api/v1/imports/${res.body.data.id}`, { apiKey: user.readKey })).body.data;
+        expect(detail.status).toBe("failed");
+        return detail;
+      });
+      expect(failed.error).toBe("The import could not be published");
+      expect(await system.db.finance.entry.count({ where: { accountId: checking } })).toBe(before);
+    } finally {
+      await system.db.finance.$executeRawUnsafe(`DROP TRIGGER refuse_boom ON entries`);
+    }
+  });
+
+  it("fails with a clear error when a row names an account the family does not have", async () => {
+    const res = await api.post(
+      "/api/v1/imports",
+      {
+        type: "TransactionImport",
+        date_format: "%Y-%m-%d",
+        raw_file_content: "date,amount,name,account\n2026-03-07,-1.00,Somewhere,Nowhere Bank",
+        publish: "true",
+      },
+      { apiKey: user.writeKey },
+    );
+    expect(res.status).toBe(201);
+    await eventually(async () => {
+      const detail = (await api.get(`/api/v1/imports/${res.body.data.id}`, { apiKey: user.readKey })).body.data;
+      expect(detail).toMatchObject({ status: "failed", error: 'No account of the family is named "Nowhere Bank"' });
+    });
+  });
+
+  it("takes a multipart file, refusing other types and oversized files ('create with file upload', 'rejects invalid file type')", async () => {
+    const form = new FormData();
+    form.set("type", "TransactionImport");
+    form.set("account_id", checking);
+    form.set("date_format", "%Y-%m-%d");
+    form.set("file", new Blob(["date,amount,name\n2026-03-08,-9.99,Uploaded"], { type: "text/csv" }), "bank.csv");
+    const res = await fetch(`${system.url}/api/v1/imports`, { method: "POST", headers: { "x-api-key": user.writeKey }, body: form });
+    expect(res.status).toBe(201);
+    expect(ImportResponseSchema.parse(await res.json()).data.stats.rows_count).toBe(1);
+
+    const pdf = new FormData();
+    pdf.set("file", new Blob(["%PDF-1.4"], { type: "application/pdf" }), "statement.pdf");
+    const refused = await fetch(`${system.url}/api/v1/imports`, { method: "POST", headers: { "x-api-key": user.writeKey }, body: pdf });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ error: "invalid_file_type" });
+
+    const big = new FormData();
+    big.set("file", new Blob(["date,amount,name\n", "x".repeat(10 * 1024 * 1024)], { type: "text/csv" }), "big.csv");
+    const tooLarge = await fetch(`${system.url}/api/v1/imports`, { method: "POST", headers: { "x-api-key": user.writeKey }, body: big });
+    expect(tooLarge.status).toBe(422);
+    expect(await tooLarge.json()).toMatchObject({ error: "file_too_large", message: "File is too large. Maximum size is 10MB." });
+  });
+
+  it("answers Sure's errors for missing or oversized content and needs write scope", async () => {
+    expect((await create({})).body).toMatchObject({ error: "missing_content" });
+    const huge = await create({ raw_file_content: `date,amount,name\n${"y".repeat(10 * 1024 * 1024)}` });
+    expect(huge.status).toBe(422);
+    expect(huge.body).toMatchObject({ error: "content_too_large", message: "Content is too large. Maximum size is 10MB." });
+    expect((await create({ raw_file_content: CSV }, user.readKey)).status).toBe(403);
+    expect((await create({ raw_file_content: CSV, account_id: "00000000-0000-7000-8000-000000000000" })).status).toBe(404);
+    const badConfig = await create({ raw_file_content: CSV, col_sep: "|" });
+    expect(badConfig.status).toBe(422);
+  });
+});
+
+describe("POST /api/v1/imports/preflight", () => {
+  it("reports headers and what is missing, writing nothing ('preflight returns csv stats')", async () => {
+    const before = await system.db.finance.import.count();
+    const res = await api.post(
+      "/api/v1/imports/preflight",
+      { type: "TransactionImport", raw_file_content: "when,amount\n2026-03-01,1" },
+      { apiKey: user.readKey },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ type: "TransactionImport", valid: false, headers: ["when", "amount"], stats: { rows_count: 1 } });
+    expect(res.body.data.missing_required_headers).toContain("date");
+    expect(await system.db.finance.import.count()).toBe(before);
+  });
+});
+
+describe("revert and isolation", () => {
+  it("reverts a complete import: exactly its transactions go, it is pending again and can be published anew", async () => {
+    const res = await create({ raw_file_content: "date,amount,name\n2026-03-09,-7.00,Revert me\n2026-03-09,-8.00,Revert me too", publish: "true" });
+    const id = res.body.data.id as string;
+    await completed(id);
+    expect(await transactionsNamed("Revert me")).toHaveLength(2);
+    const reverted = await api.post(`/api/v1/imports/${id}/revert`, {}, { apiKey: user.writeKey });
+    expect(reverted.status).toBe(200);
+    expect(reverted.body.data).toMatchObject({ status: "pending", result: null });
+    expect(await transactionsNamed("Revert me")).toHaveLength(0);
+    expect((await api.post(`/api/v1/imports/${id}/revert`, {}, { apiKey: user.writeKey })).status).toBe(409);
+    expect((await api.post(`/api/v1/imports/${id}/publish`, {}, { apiKey: user.writeKey })).status).toBe(202);
+    await completed(id);
+    expect(await transactionsNamed("Revert me")).toHaveLength(2);
+  });
+
+  it("answers 404 'Import not found' for another family's import", async () => {
+    const stranger = await signUpUser(api, "stranger");
+    const mine = (await create({ raw_file_content: CSV })).body.data.id as string;
+    for (const path of [`/api/v1/imports/${mine}`, `/api/v1/imports/${mine}/rows`]) {
+      const res = await api.get(path, { apiKey: stranger.readKey });
+      expect(res.status, path).toBe(404);
+      expect(res.body).toMatchObject({ error: "not_found", message: "Import not found" });
+    }
+    expect((await api.post(`/api/v1/imports/${mine}/publish`, {}, { apiKey: stranger.writeKey })).status).toBe(404);
+  });
+});
