@@ -194,7 +194,11 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   // Left unpublished: reading it back later finds it unchanged.
   const csvImport = idOf(
     "import",
-    await api.post("/api/v1/imports", { type: "TransactionImport", account_id: checking, raw_file_content: "date,amount,name\n03/01/2024,-5.00,Victim row" }, key),
+    await api.post(
+      "/api/v1/imports",
+      { type: "TransactionImport", account_id: checking, raw_file_content: "date,amount,name\n03/01/2024,-5.00,Victim row" },
+      key,
+    ),
   );
   const [balance] = (await api.get("/api/v1/balances?per_page=1", key)).body.balances as { id: string }[];
   const [sync] = (await api.get("/api/v1/syncs?per_page=1", key)).body.data as { id: string }[];
