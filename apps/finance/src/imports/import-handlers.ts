@@ -12,14 +12,15 @@ import type { RouteHandlers } from "@hearth/service-kit";
 import type { ImportRepository, StoredRow } from "./import-repository";
 import { toImportDetail, toImportSummary, toRowDiagnostic } from "./import-resource";
 import { ImportParseError, preflightCsvImport, readCsvImport } from "./parsing";
+import { PUBLISHERS } from "./publish/publishers";
 
 type Handlers = Pick<
   RouteHandlers<"finance">,
   "imports.list" | "imports.get" | "imports.rows" | "imports.create" | "imports.preflight" | "imports.publish" | "imports.revert"
 >;
 
-/** The types this service publishes today; the others are read and checked (rows, preflight) but not yet written. */
-const PUBLISHABLE_TYPES: ReadonlySet<string> = new Set(["TransactionImport"]);
+/** The types this service publishes today (publishers.ts); the others are read and checked (rows, preflight) but not yet written. */
+const PUBLISHABLE_TYPES: ReadonlySet<string> = new Set(Object.keys(PUBLISHERS));
 
 const isCsvType = (type: string): type is CsvImportType => (CSV_IMPORT_TYPES as readonly string[]).includes(type);
 const today = () => new Date().toISOString().slice(0, 10);

@@ -3,7 +3,7 @@ import type { FinanceDb } from "../db";
 import { createPollingLoop } from "../workers/polling-loop";
 import type { ClaimedImport, ImportRepository } from "./import-repository";
 import { PublishError } from "./publish/publish-error";
-import { publishTransactionImport } from "./publish/transaction-import-publisher";
+import { publisherOf } from "./publish/publishers";
 
 export interface ImportWorkerOptions {
   pollMs: number;
@@ -25,12 +25,14 @@ export function createImportWorker(db: FinanceDb, imports: ImportRepository, log
     const found = await imports.find(claim.familyId, claim.id);
     if (!found) return;
     try {
+      const publish = publisherOf(found.type);
+      if (!publish) throw new PublishError(`${found.type} publishing is not available yet.`);
       await db.$transaction(
         async (tx) => {
-          const outcome = await publishTransactionImport(tx, { id: claim.id, familyId: claim.familyId, accountId: found.accountId }, (rowsDone) =>
+          const outcome = await publish(tx, { id: claim.id, familyId: claim.familyId, accountId: found.accountId }, (rowsDone) =>
             imports.progress(claim.id, rowsDone),
           );
-          if (!(await imports.complete(tx, claim, { ...outcome }, found.rowsCount))) throw new Error("the import was taken over by another worker");
+          if (!(await imports.complete(tx, claim, outcome, found.rowsCount))) throw new Error("the import was taken over by another worker");
         },
         { timeout: options.timeoutMs, maxWait: 10_000 },
       );
