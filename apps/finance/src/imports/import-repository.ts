@@ -1,6 +1,7 @@
 import type { ImportConfig, ImportStatus, ImportType } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import { adjustTransactionCount } from "../ledger/ledger-version";
+import { risingIds } from "../rules/sql-ids";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
 import { Prisma, type Import, type ImportRow } from "../generated/prisma/client";
@@ -27,11 +28,12 @@ export interface ClaimedImport {
   lease: Date;
 }
 
-const toJson = (value: unknown): Prisma.InputJsonValue =>
-  JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item))) as Prisma.InputJsonValue;
+/** JSON text of a value, bigints as decimal strings (JSON has none). */
+const jsonText = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item));
+const toJson = (value: unknown): Prisma.InputJsonValue => JSON.parse(jsonText(value)) as Prisma.InputJsonValue;
 
 /** Rows per INSERT when an import's rows are stored. */
-const ROW_BATCH = 2_000;
+const ROW_BATCH = 5_000;
 
 /** The family's imports and their rows (imports, import_rows). */
 export function createImportRepository(db: FinanceDb) {
@@ -51,16 +53,16 @@ export function createImportRepository(db: FinanceDb) {
               validRowsCount: input.rows.filter((r) => r.errors.length === 0).length,
             },
           });
+          // One statement per batch from parallel arrays: Prisma's createMany of JSON columns is several times slower.
+          const ids = risingIds();
           for (let start = 0; start < input.rows.length; start += ROW_BATCH) {
-            await tx.importRow.createMany({
-              data: input.rows.slice(start, start + ROW_BATCH).map((r) => ({
-                importId: row.id,
-                rowNumber: r.rowNumber,
-                fields: toJson(r.fields),
-                errors: toJson(r.errors),
-                values: r.values === null ? undefined : toJson(r.values),
-              })),
-            });
+            const batch = input.rows.slice(start, start + ROW_BATCH);
+            await tx.$executeRaw`
+              INSERT INTO import_rows (id, import_id, row_number, fields, errors, values)
+              SELECT ${ids(Prisma.sql`(${start} + t.ordinal)`)}, ${row.id}::uuid, t.row_number, t.fields::jsonb, t.errors::jsonb, t.values::jsonb
+                FROM unnest(${batch.map((r) => r.rowNumber)}::int[], ${batch.map((r) => jsonText(r.fields))}::text[],
+                            ${batch.map((r) => jsonText(r.errors))}::text[], ${batch.map((r) => (r.values === null ? null : jsonText(r.values)))}::text[])
+                     WITH ORDINALITY AS t(row_number, fields, errors, values, ordinal)`;
           }
           return row;
         },
