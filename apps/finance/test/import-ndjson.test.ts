@@ -1,0 +1,1071 @@
+// The pure reader of Sure's NDJSON export (SureImport): what Hearth's export writer writes and
+// what Sure's exporter writes, read back into typed records, checked as Sure's
+// SureImport::Preflight checks them (sure_import_test.rb, family/data_importer_test.rb).
+import { describe, expect, it } from "vitest";
+import type { Prisma } from "../src/generated/prisma/client";
+import type { ExportScope } from "../src/family-exports/export-scope";
+import { sureNdjson } from "../src/family-exports/sure-ndjson";
+import { ImportParseError } from "../src/imports/parsing/import-parse-error";
+import {
+  NdjsonContentError,
+  preflightSureNdjson,
+  readSureNdjson,
+  SURE_NDJSON_LIMITS,
+  SURE_RECORD_TYPES,
+  type SureNdjsonReadResult,
+} from "../src/imports/ndjson";
+
+/** Sure's build_ndjson: records.map(&:to_json).join("\n"). */
+const ndjson = (records: unknown[]): string => records.map((record) => JSON.stringify(record)).join("\n");
+
+/** The error `run` throws (the test fails when it throws none). */
+function thrownBy(run: () => unknown): Error & { code?: string; errors?: string[] } {
+  try {
+    run();
+  } catch (err) {
+    return err as Error & { code?: string };
+  }
+  throw new Error("expected a throw");
+}
+
+const codesOf = (result: { errors: { code: string }[] }) => result.errors.map((error) => error.code);
+
+/** Sure's minimal valid account (sure_import_test.rb's "uuid-1"). */
+const account = (id = "uuid-1", extra: Record<string, unknown> = {}) => ({
+  type: "Account",
+  data: { id, name: `Account ${id}`, balance: "1000", currency: "USD", accountable_type: "Depository", ...extra },
+});
+
+// ---------------------------------------------------------------- Hearth's own export, read back
+
+const FAMILY = "0195b9a2-0000-7000-8000-000000000000";
+const uuid = (n: number) => `0195b9a2-0000-7000-8000-${n.toString().padStart(12, "0")}`;
+const AT = new Date("2024-02-01T10:20:30.123Z");
+const stamps = { created_at: AT, updated_at: AT };
+const A = { checking: uuid(11), brokerage: uuid(12), yen: uuid(13), dinar: uuid(14) };
+
+const EXPORT_ROWS = {
+  accounts: [
+    { id: A.checking, name: "Everyday <Checking> & Co", account_type: "depository", subtype: "checking", classification: "asset", currency: "USD" },
+    { id: A.brokerage, name: "Brokerage", account_type: "investment", subtype: "brokerage", classification: "asset", currency: "USD" },
+    { id: A.yen, name: "Yen savings", account_type: "depository", subtype: "savings", classification: "asset", currency: "JPY", status: "disabled" },
+    { id: A.dinar, name: "Gold", account_type: "other_asset", subtype: null, classification: "asset", currency: "KWD", status: "draft" },
+  ].map((row, index) => ({
+    status: "active",
+    institution_name: index === 0 ? "First Bank" : null,
+    institution_domain: index === 0 ? "firstbank.example" : null,
+    balance_cents: [150025n, 1000000n, 123456n, 1234567n][index]!,
+    cash_balance_cents: [150025n, 25000n, 123456n, 1234567n][index]!,
+    ...stamps,
+    ...row,
+  })),
+  balances: [
+    {
+      id: uuid(21),
+      account_id: A.checking,
+      date: "2024-01-31",
+      currency: "USD",
+      flows_factor: 1,
+      start_cash: 100000n,
+      start_non_cash: 0n,
+      cash_inflows: 60025n,
+      cash_outflows: 10000n,
+      non_cash_inflows: 0n,
+      non_cash_outflows: 0n,
+      net_market_flows: 0n,
+      cash_adjustments: 0n,
+      non_cash_adjustments: 0n,
+      end_cash: 150025n,
+      end_non_cash: 0n,
+      ...stamps,
+    },
+  ],
+  categories: [
+    { id: uuid(31), name: "Food", color: "#e99537", icon: "utensils", classification: "expense", parent_id: null, parent_name: null, ...stamps },
+    { id: uuid(32), name: "Groceries", color: "#e99537", icon: "carrot", classification: "expense", parent_id: uuid(31), parent_name: "Food", ...stamps },
+    { id: uuid(33), name: "Salary", color: "#4da568", icon: "briefcase", classification: "income", parent_id: null, parent_name: null, ...stamps },
+  ],
+  tags: [{ id: uuid(41), name: "Essential", color: "#e99537", ...stamps }],
+  merchants: [
+    { id: uuid(51), name: "Local Grocery", color: "#4da568", ...stamps },
+    { id: uuid(52), name: "Corner Shop", color: null, ...stamps },
+  ],
+  recurring_transactions: [
+    {
+      id: uuid(61),
+      account_id: A.checking,
+      merchant_id: uuid(51),
+      amount_cents: 7550n,
+      currency: "USD",
+      expected_day_of_month: 15,
+      last_occurrence_date: "2024-01-15",
+      next_expected_date: "2024-02-15",
+      status: "active",
+      occurrence_count: 3,
+      name: "Groceries",
+      manual: false,
+      expected_amount_min_cents: 7000n,
+      expected_amount_max_cents: 8000n,
+      expected_amount_avg_cents: null,
+      ...stamps,
+    },
+  ],
+  transactions: [
+    [uuid(71), A.checking, "2024-01-15", 7550n, "USD", "Weekly groceries", "Milk & eggs", uuid(32), uuid(51), "standard", [uuid(41)]],
+    [uuid(72), A.checking, "2024-01-20", 50000n, "USD", "To brokerage", null, null, null, "investment_contribution", []],
+    [uuid(73), A.brokerage, "2024-01-20", -50000n, "USD", "From checking", null, null, null, "funds_movement", []],
+    [uuid(74), A.yen, "2024-01-21", -123456n, "JPY", "Bonus", null, uuid(33), null, null, []],
+    [uuid(75), A.dinar, "2024-01-22", 1500n, "KWD", "Storage fee", null, null, uuid(52), null, []],
+  ].map(([id, accountId, date, amount, currency, name, notes, categoryId, merchantId, kind, tagIds]) => ({
+    id,
+    account_id: accountId,
+    account_name: "",
+    date,
+    amount_cents: amount,
+    currency,
+    name,
+    notes,
+    excluded: false,
+    category_id: categoryId,
+    category_name: null,
+    merchant_id: merchantId,
+    kind,
+    tag_ids: tagIds,
+    tag_names: [],
+    ...stamps,
+  })),
+  transfers: [{ id: uuid(81), inflow_transaction_id: uuid(73), outflow_transaction_id: uuid(72), status: "confirmed", notes: null, ...stamps }],
+  rejected_transfers: [{ id: uuid(82), inflow_transaction_id: uuid(74), outflow_transaction_id: uuid(72), status: null, notes: null, ...stamps }],
+  trades: [
+    ["10.00000000", "150.0000000000", 150000n, uuid(91)],
+    ["-2.50000000", "160.1234567890", -40031n, uuid(93)],
+  ].map(([qty, price, amount, id]) => ({
+    id,
+    account_id: A.brokerage,
+    account_name: "Brokerage",
+    date: "2024-01-22",
+    amount_cents: amount,
+    entry_currency: "USD",
+    security_id: uuid(92),
+    ticker: "AAPL",
+    security_name: "Apple Inc.",
+    exchange_operating_mic: "XNAS",
+    qty,
+    price,
+    currency: "USD",
+    ...stamps,
+  })),
+  holdings: [
+    {
+      id: uuid(94),
+      account_id: A.brokerage,
+      security_id: uuid(92),
+      ticker: "AAPL",
+      security_name: "Apple Inc.",
+      exchange_operating_mic: "XNAS",
+      exchange_mic: null,
+      exchange_acronym: null,
+      country_code: "US",
+      kind: "standard",
+      website_url: null,
+      date: "2024-01-31",
+      qty: "7.50000000",
+      price: "155.5000",
+      amount_cents: 116625n,
+      currency: "USD",
+      avg_cost: "150.0000",
+      cost_basis_source: "calculated",
+    },
+  ],
+  valuations: [
+    {
+      id: uuid(95),
+      account_id: A.checking,
+      date: "2024-01-01",
+      amount_cents: 100000n,
+      currency: "USD",
+      name: "Opening balance",
+      kind: "opening_anchor",
+      ...stamps,
+    },
+    { id: uuid(96), account_id: A.dinar, date: "2024-01-10", amount_cents: 1234567n, currency: "KWD", name: "Appraisal", kind: null, ...stamps },
+  ],
+  budgets: [
+    {
+      id: uuid(101),
+      start_date: "2024-01-01",
+      end_date: "2024-01-31",
+      budgeted_spending_cents: 300000n,
+      expected_income_cents: null,
+      currency: "USD",
+      ...stamps,
+    },
+  ],
+  budget_categories: [{ id: uuid(102), budget_id: uuid(101), category_id: uuid(32), budgeted_spending_cents: 50000n, currency: "USD", ...stamps }],
+};
+
+const EXPORT_RULES = [
+  {
+    id: uuid(111),
+    familyId: FAMILY,
+    name: "Groceries",
+    resourceType: "transaction",
+    active: true,
+    effectiveDate: new Date("2024-01-01T00:00:00Z"),
+    conditions: [
+      { conditionType: "transaction_name", operator: "like", value: "grocer", subConditions: [] },
+      {
+        conditionType: "compound",
+        operator: "or",
+        value: null,
+        subConditions: [
+          { conditionType: "transaction_merchant", operator: "=", value: uuid(51) },
+          { conditionType: "transaction_amount", operator: ">", value: "12.5" },
+        ],
+      },
+    ],
+    actions: [
+      { actionType: "set_transaction_category", value: uuid(32) },
+      { actionType: "set_transaction_tags", value: uuid(41) },
+    ],
+  },
+  {
+    id: uuid(112),
+    familyId: FAMILY,
+    name: null,
+    resourceType: "transaction",
+    active: false,
+    effectiveDate: null,
+    conditions: [],
+    actions: [{ actionType: "exclude_transaction", value: null }],
+  },
+];
+
+/**
+ * A stand-in for the export's read-only transaction: each query answers the fixture rows of the
+ * table it reads (entries by their kind), rules come from rule.findMany. Enough to run Hearth's
+ * real writer (sureNdjson) without a database.
+ */
+function fakeExportDb() {
+  const named = (rows: { id: string; name: string }[]) => rows.map(({ id, name }) => ({ id, name }));
+  const answers: Record<string, unknown[]> = {
+    "accounts a": EXPORT_ROWS.accounts,
+    "balances b": EXPORT_ROWS.balances,
+    "categories c": EXPORT_ROWS.categories,
+    "tags t": EXPORT_ROWS.tags,
+    "merchants m": EXPORT_ROWS.merchants,
+    "recurring_transactions r": EXPORT_ROWS.recurring_transactions,
+    "entries transaction": EXPORT_ROWS.transactions,
+    "entries trade": EXPORT_ROWS.trades,
+    "entries valuation": EXPORT_ROWS.valuations,
+    "transfers p": EXPORT_ROWS.transfers,
+    "rejected_transfers p": EXPORT_ROWS.rejected_transfers,
+    "holdings h": EXPORT_ROWS.holdings,
+    "budgets b": EXPORT_ROWS.budgets,
+    "budget_categories bc": EXPORT_ROWS.budget_categories,
+    "categories r": named(EXPORT_ROWS.categories),
+    "tags r": named(EXPORT_ROWS.tags),
+    "merchants r": named(EXPORT_ROWS.merchants),
+  };
+  return {
+    $queryRaw: async (query: Prisma.Sql) => {
+      const entryKind = /e\.kind = '(\w+)'/.exec(query.sql)?.[1];
+      const from = /FROM\s+(\w+)\s+(\w+)/.exec(query.sql);
+      const key = entryKind ? `entries ${entryKind}` : `${from?.[1]} ${from?.[2]}`;
+      const rows = answers[key];
+      if (!rows) throw new Error(`no fixture rows for ${key}`);
+      return rows;
+    },
+    rule: { findMany: async () => EXPORT_RULES },
+  };
+}
+
+/** all.ndjson as Hearth's export writer writes it for the fixture family, and what it counted. */
+async function hearthExport(): Promise<{ text: string; tally: Record<string, number> }> {
+  const scope: ExportScope = { db: fakeExportDb() as never, familyId: FAMILY, batchSize: 1000, tally: {}, signal: new AbortController().signal, reading: null };
+  let text = "";
+  for await (const chunk of sureNdjson(scope)) text += chunk;
+  return { text, tally: scope.tally };
+}
+
+describe("Hearth's own all.ndjson, read back", () => {
+  it("reads every record type the export writer writes, with no problem and Sure's counts", async () => {
+    const { text, tally } = await hearthExport();
+    const result = readSureNdjson(text);
+
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    for (const type of SURE_RECORD_TYPES) {
+      expect(result.records[type].length, type).toBe(tally[`all.ndjson:${type}`]);
+      expect(result.records[type].length, type).toBeGreaterThan(0);
+    }
+    expect(result.counts).toEqual({
+      accounts: 4,
+      balances: 1,
+      categories: 3,
+      tags: 1,
+      merchants: 2,
+      recurring_transactions: 1,
+      transactions: 5,
+      transfers: 1,
+      rejected_transfers: 1,
+      trades: 2,
+      holdings: 1,
+      valuations: 2,
+      budgets: 1,
+      budget_categories: 1,
+      rules: 2,
+    });
+    expect(result.rowsCount).toBe(28);
+    expect(result.validRowsCount).toBe(28);
+  });
+
+  it("gets back every account's type, status and balances in its currency's minor units", async () => {
+    const { records } = readSureNdjson((await hearthExport()).text);
+    expect(records.Account.map((a) => [a.source_id, a.name, a.account_type, a.subtype, a.status, a.currency, a.balance_cents, a.cash_balance_cents])).toEqual([
+      [A.checking, "Everyday <Checking> & Co", "depository", "checking", "active", "USD", 150025n, 150025n],
+      [A.brokerage, "Brokerage", "investment", "brokerage", "active", "USD", 1000000n, 25000n],
+      [A.yen, "Yen savings", "depository", "savings", "disabled", "JPY", 123456n, 123456n],
+      [A.dinar, "Gold", "other_asset", null, "draft", "KWD", 1234567n, 1234567n],
+    ]);
+    expect(records.Account[0]).toMatchObject({ accountable_type: "Depository", institution_name: "First Bank", institution_domain: "firstbank.example" });
+    expect(records.Balance[0]).toMatchObject({
+      account_id: A.checking,
+      date: "2024-01-31",
+      balance_cents: 150025n,
+      cash_balance_cents: 150025n,
+      start_cash_balance_cents: 100000n,
+      cash_inflows_cents: 60025n,
+      cash_outflows_cents: 10000n,
+      flows_factor: 1,
+    });
+  });
+
+  it("links transactions, transfers, budgets and rules to the records they name by source id", async () => {
+    const { records } = readSureNdjson((await hearthExport()).text);
+    const [groceries, out, , yen, dinar] = records.Transaction;
+    expect(groceries).toMatchObject({
+      source_id: uuid(71),
+      account_id: A.checking,
+      amount_cents: 7550n,
+      currency: "USD",
+      notes: "Milk & eggs",
+      category_id: uuid(32),
+      merchant_id: uuid(51),
+      tag_ids: [uuid(41)],
+      kind: "standard",
+      split_lines: [],
+    });
+    expect(out!.kind).toBe("investment_contribution");
+    expect([yen!.amount_cents, yen!.currency, dinar!.amount_cents, dinar!.currency]).toEqual([-123456n, "JPY", 1500n, "KWD"]);
+    expect(records.Category.map((c) => [c.name, c.parent_id, c.classification, c.lucide_icon])).toEqual([
+      ["Food", null, "expense", "utensils"],
+      ["Groceries", uuid(31), "expense", "carrot"],
+      ["Salary", null, "income", "briefcase"],
+    ]);
+    expect(records.Merchant.map((m) => m.color)).toEqual(["#4da568", null]);
+    expect(records.RecurringTransaction[0]).toMatchObject({
+      account_id: A.checking,
+      merchant_id: uuid(51),
+      amount_cents: 7550n,
+      expected_day_of_month: 15,
+      occurrence_count: 3,
+      expected_amount_min_cents: 7000n,
+      expected_amount_avg_cents: null,
+    });
+    expect(records.Transfer[0]).toMatchObject({ inflow_transaction_id: uuid(73), outflow_transaction_id: uuid(72), status: "confirmed" });
+    expect(records.RejectedTransfer[0]).toMatchObject({ inflow_transaction_id: uuid(74), outflow_transaction_id: uuid(72) });
+    expect(records.Valuation.map((v) => [v.account_id, v.amount_cents, v.currency, v.kind])).toEqual([
+      [A.checking, 100000n, "USD", "opening_anchor"],
+      [A.dinar, 1234567n, "KWD", "reconciliation"],
+    ]);
+    expect(records.Budget[0]).toMatchObject({ budgeted_spending_cents: 300000n, expected_income_cents: null, currency: "USD" });
+    expect(records.BudgetCategory[0]).toMatchObject({ budget_id: uuid(101), category_id: uuid(32), budgeted_spending_cents: 50000n });
+
+    // The writer names category, merchant and tag operands by name with a value_ref (Sure's rule schema v1).
+    const [rule, unnamed] = records.Rule;
+    expect(rule).toMatchObject({ name: "Groceries", active: true, effective_date: "2024-01-01" });
+    expect(rule!.conditions[1]!.sub_conditions.map((c) => [c.condition_type, c.operand, c.value_ref?.id ?? null])).toEqual([
+      ["transaction_merchant", "Local Grocery", uuid(51)],
+      ["transaction_amount", "12.5", null],
+    ]);
+    expect(rule!.actions.map((a) => [a.action_type, a.operand])).toEqual([
+      ["set_transaction_category", "Groceries"],
+      ["set_transaction_tags", "Essential"],
+    ]);
+    expect(unnamed).toMatchObject({ name: null, active: false, effective_date: null, conditions: [] });
+  });
+
+  it("keeps quantities and prices at their columns' scale and the trade's amount in minor units", async () => {
+    const { records } = readSureNdjson((await hearthExport()).text);
+    expect(records.Trade.map((t) => [t.ticker, t.exchange_operating_mic, t.security_id, t.qty, t.price, t.amount_cents])).toEqual([
+      ["AAPL", "XNAS", uuid(92), "10", "150", 150000n],
+      ["AAPL", "XNAS", uuid(92), "-2.5", "160.123456789", -40031n],
+    ]);
+    expect(records.Holding[0]).toMatchObject({
+      qty: "7.5",
+      price: "155.5",
+      amount_cents: 116625n,
+      cost_basis: "150",
+      cost_basis_source: "calculated",
+      security_kind: "standard",
+    });
+  });
+
+  it("preflights the export as valid, with Sure's entity counts", async () => {
+    const { text } = await hearthExport();
+    const preflight = preflightSureNdjson(text);
+    expect(preflight).toMatchObject({ type: "SureImport", valid: true, errors: [], warnings: [], unsupported_types: [] });
+    expect(preflight.stats).toMatchObject({ rows_count: 28, valid_rows_count: 28, invalid_rows_count: 0 });
+    expect(preflight.stats.entity_counts).toEqual(readSureNdjson(text).counts);
+  });
+});
+
+// ---------------------------------------------------------------- Sure's own records
+
+describe("Sure's records (family/data_importer_test.rb)", () => {
+  // "full import scenario with all entity types"
+  const fullScenario = [
+    account("acct-main", { name: "Main Checking", balance: "5000" }),
+    { type: "Category", data: { id: "cat-food", name: "Food", color: "#FF5733", classification: "expense" } },
+    { type: "Tag", data: { id: "tag-weekly", name: "Weekly" } },
+    { type: "Merchant", data: { id: "merchant-1", name: "Local Grocery" } },
+    {
+      type: "RecurringTransaction",
+      data: {
+        id: "recurring-grocery",
+        account_id: "acct-main",
+        merchant_id: "merchant-1",
+        amount: "-75.50",
+        currency: "USD",
+        expected_day_of_month: 15,
+        last_occurrence_date: "2024-01-15",
+        next_expected_date: "2024-02-15",
+        status: "active",
+        occurrence_count: 3,
+        manual: false,
+      },
+    },
+    {
+      type: "Transaction",
+      data: {
+        id: "txn-1",
+        account_id: "acct-main",
+        date: "2024-01-15",
+        amount: "-75.50",
+        name: "Weekly groceries",
+        currency: "USD",
+        category_id: "cat-food",
+        merchant_id: "merchant-1",
+        tag_ids: ["tag-weekly"],
+      },
+    },
+    {
+      type: "Budget",
+      data: { id: "budget-jan", start_date: "2024-01-01", end_date: "2024-01-31", budgeted_spending: "2000", expected_income: "4000", currency: "USD" },
+    },
+    { type: "BudgetCategory", data: { id: "bc-food", budget_id: "budget-jan", category_id: "cat-food", budgeted_spending: "500", currency: "USD" } },
+    {
+      type: "Rule",
+      version: 1,
+      data: {
+        id: "rule-1",
+        name: "Auto-tag groceries",
+        resource_type: "transaction",
+        active: true,
+        conditions: [{ condition_type: "transaction_name", operator: "like", value: "grocery" }],
+        actions: [{ action_type: "set_transaction_tags", value: "Weekly" }],
+      },
+    },
+  ];
+
+  it("reads the full import scenario with every relationship linked", () => {
+    const result = readSureNdjson(ndjson(fullScenario));
+    expect(result.errors).toEqual([]);
+    const { records } = result;
+    expect(records.Account[0]).toMatchObject({ source_id: "acct-main", balance_cents: 500000n, account_type: "depository", status: "active" });
+    expect(records.Category[0]).toMatchObject({ color: "#FF5733", classification: "expense" });
+    expect(records.Tag[0]).toMatchObject({ name: "Weekly", color: null });
+    expect(records.RecurringTransaction[0]).toMatchObject({ amount_cents: -7550n, manual: false, status: "active" });
+    expect(records.Transaction[0]).toMatchObject({ amount_cents: -7550n, category_id: "cat-food", merchant_id: "merchant-1", tag_ids: ["tag-weekly"] });
+    expect(records.Budget[0]).toMatchObject({ budgeted_spending_cents: 200000n, expected_income_cents: 400000n });
+    expect(records.BudgetCategory[0]).toMatchObject({ budgeted_spending_cents: 50000n, currency: "USD" });
+    expect(records.Rule[0]!.actions[0]).toMatchObject({ action_type: "set_transaction_tags", operand: "Weekly" });
+  });
+
+  it("reads balances, trades, holdings and valuations as Sure writes them", () => {
+    const result = readSureNdjson(
+      ndjson([
+        account("acct-1", { accountable_type: "Investment", balance: "10000" }),
+        // "imports raw balance history records"
+        {
+          type: "Balance",
+          data: {
+            id: "balance-1",
+            account_id: "acct-1",
+            date: "2024-01-31",
+            balance: "1200.00",
+            currency: "USD",
+            cash_balance: "1100.00",
+            start_cash_balance: "1000.00",
+            cash_inflows: "300.00",
+            cash_outflows: "200.00",
+            flows_factor: -1,
+          },
+        },
+        // "imports trades with securities"
+        {
+          type: "Trade",
+          data: { id: "trade-1", account_id: "acct-1", date: "2024-01-15", ticker: "aapl", qty: "10", price: "150.00", amount: "-1500.00", currency: "USD" },
+        },
+        // "imports holding snapshots with security identity"
+        {
+          type: "Holding",
+          data: {
+            id: "holding-1",
+            account_id: "acct-1",
+            security_id: "security-1",
+            ticker: "VTI",
+            security_name: "Vanguard Total Stock Market ETF",
+            exchange_operating_mic: "ARCX",
+            country_code: "US",
+            date: "2024-01-15",
+            qty: "100",
+            price: "250.25",
+            amount: "25025.00",
+            currency: "USD",
+            cost_basis: "200.00",
+            cost_basis_source: "manual",
+            cost_basis_locked: true,
+            security_locked: true,
+          },
+        },
+        // "imports unknown valuation kinds as reconciliations"
+        {
+          type: "Valuation",
+          data: { id: "val-1", account_id: "acct-1", date: "2024-06-15", amount: "520000", name: "Updated valuation", kind: "legacy_unknown_kind" },
+        },
+      ]),
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.records.Balance[0]).toMatchObject({
+      balance_cents: 120000n,
+      cash_balance_cents: 110000n,
+      cash_inflows_cents: 30000n,
+      non_cash_inflows_cents: null,
+      flows_factor: -1,
+    });
+    expect(result.records.Trade[0]).toMatchObject({ ticker: "AAPL", qty: "10", price: "150", amount_cents: -150000n, security_id: null });
+    expect(result.records.Holding[0]).toMatchObject({
+      security_id: "security-1",
+      exchange_operating_mic: "ARCX",
+      cost_basis: "200",
+      cost_basis_source: "manual",
+      cost_basis_locked: true,
+      security_locked: true,
+      amount_cents: 2502500n,
+    });
+    expect(result.records.Valuation[0]).toMatchObject({ amount_cents: 52000000n, currency: "USD", kind: "reconciliation", name: "Updated valuation" });
+  });
+
+  // "imports non-destructive account status from ndjson" / "does not import pending deletion account status"
+  it("reads account statuses as Sure imports them: pending deletion becomes active", () => {
+    const { records } = readSureNdjson(ndjson([account("a", { status: "disabled" }), account("b", { status: "pending_deletion" })]));
+    expect(records.Account.map((a) => a.status)).toEqual(["disabled", "active"]);
+  });
+
+  // "imports native split lines and lets transfers reference split children"
+  it("reads split lines and lets a transfer name a split child", () => {
+    const result = readSureNdjson(
+      ndjson([
+        account("checking"),
+        account("wallet"),
+        { type: "Category", data: { id: "cat-fee", name: "Bank Fees", color: "#FF0000", classification: "expense" } },
+        { type: "Tag", data: { id: "tag-imported", name: "Imported" } },
+        {
+          type: "Transaction",
+          data: {
+            id: "split-parent",
+            account_id: "checking",
+            date: "2024-01-15",
+            amount: "104.00",
+            name: "ATM withdrawal plus fee",
+            tag_ids: ["tag-imported"],
+            splitLines: [
+              { id: "split-transfer-leg", amount: "100.00", memo: "Cash movement", notes: "Transfer portion" },
+              { id: "split-fee-line", amount_money: 4, name: "ATM fee", category_id: "cat-fee", tag_ids: [] },
+            ],
+          },
+        },
+        { type: "Transaction", data: { id: "wallet-in", account_id: "wallet", date: "2024-01-15", amount: "-100.00" } },
+        { type: "Transfer", data: { inflow_transaction_id: "wallet-in", outflow_transaction_id: "split-transfer-leg", status: "mystery" } },
+      ]),
+    );
+    expect(result.errors).toEqual([]);
+    const [parent] = result.records.Transaction;
+    expect(parent!.split_lines).toEqual([
+      {
+        source_id: "split-transfer-leg",
+        amount_cents: 10000n,
+        name: "Cash movement",
+        category_id: null,
+        merchant_id: null,
+        merchant_id_provided: false,
+        notes: "Transfer portion",
+        excluded: false,
+        tag_ids: null,
+        kind: null,
+      },
+      {
+        source_id: "split-fee-line",
+        amount_cents: 400n,
+        name: "ATM fee",
+        category_id: "cat-fee",
+        merchant_id: null,
+        merchant_id_provided: false,
+        notes: null,
+        excluded: false,
+        tag_ids: [],
+        kind: null,
+      },
+    ]);
+    expect(result.records.Transfer[0]).toMatchObject({ outflow_transaction_id: "split-transfer-leg", status: "pending" });
+  });
+
+  // "imports rules from normalized operand value refs", "... when legacy operand values are stale UUIDs",
+  // "preserves explicit false rule operand values", "imports rules with compound conditions"
+  it("reads rule operands as Sure's rule_operand_value does", () => {
+    const stale = "0195b9a2-1111-7111-8111-111111111111";
+    const result = readSureNdjson(
+      ndjson([
+        {
+          type: "Rule",
+          version: 1,
+          data: {
+            id: "rule-1",
+            name: "Map",
+            active: true,
+            conditions: [
+              { condition_type: "transaction_merchant", operator: "=", value_ref: { type: "Merchant", id: "m", name: "Coffee Bar" } },
+              { condition_type: "transaction_merchant", operator: "=", value: stale, value_ref: { type: "Merchant", id: stale, name: "Coffee Bar" } },
+              { condition_type: "transaction_amount", operator: ">", value: 100 },
+              {
+                condition_type: "compound",
+                operator: "or",
+                sub_conditions: [
+                  { condition_type: "transaction_name", operator: "like", value: "walmart" },
+                  { condition_type: "transaction_name", operator: "like", value: "target" },
+                ],
+              },
+            ],
+            actions: [
+              { action_type: "set_transaction_category", value: false, value_ref: { type: "Category", name: "Fallback" } },
+              { action_type: "auto_categorize" },
+            ],
+          },
+        },
+      ]),
+    );
+    expect(result.errors).toEqual([]);
+    const [rule] = result.records.Rule;
+    expect(rule!.conditions.map((c) => c.operand)).toEqual(["Coffee Bar", "Coffee Bar", "100", null]);
+    expect(rule!.conditions[3]!.sub_conditions.map((c) => c.operand)).toEqual(["walmart", "target"]);
+    expect(rule!.actions.map((a) => a.operand)).toEqual([false, null]);
+  });
+
+  // "skips invalid records gracefully": Sure's importer skips the line; its upload refuses a first line that is no record.
+  it("refuses content whose first line is not JSON (invalid_ndjson), and reports a later one per line", () => {
+    const text = "not valid json\n" + ndjson([account("valid-acct")]);
+    const err = thrownBy(() => readSureNdjson(text));
+    expect(err).toBeInstanceOf(NdjsonContentError);
+    expect(err.code).toBe("invalid_ndjson");
+    expect(err.message).toBe("Invalid Sure NDJSON content.");
+    expect(err.errors?.[0]).toMatch(/^Line 1 is not valid JSON: /);
+
+    const later = readSureNdjson(ndjson([account("valid-acct")]) + "\nnot valid json");
+    expect(later.errors).toEqual([{ line: 2, code: "invalid_json", message: expect.stringMatching(/^Line 2 is not valid JSON: /) }]);
+    expect(later.records.Account).toHaveLength(1);
+    // imports_controller_test.rb: "should report invalid Sure import NDJSON during preflight"
+    const preflight = preflightSureNdjson(text);
+    expect(preflight.errors[0]).toMatchObject({ code: "invalid_json" });
+    expect(preflight.stats).toMatchObject({ rows_count: 2, valid_rows_count: 1, invalid_rows_count: 1 });
+  });
+});
+
+// ---------------------------------------------------------------- what Sure's preflight refuses
+
+describe("line problems (sure_import_test.rb)", () => {
+  // "preflight catches missing fields unsupported types duplicate valuations and references"
+  it("reports missing fields, unsupported types, bad subtypes, duplicate valuations and missing references", () => {
+    const text = ndjson([
+      { type: "RecurringTransaction", data: { id: "recurring-1" } },
+      { type: "MysteryType", data: { id: "mystery-1" } },
+      {
+        type: "Account",
+        data: { id: "account-1", name: "Bad Subtype", balance: "100", accountable_type: "Depository", accountable: { subtype: "not-a-subtype" } },
+      },
+      { type: "Valuation", data: { account_id: "account-1", date: "2024-01-01", amount: "100" } },
+      { type: "Valuation", data: { account_id: "account-1", date: "2024-01-01", amount: "101" } },
+      { type: "Transaction", data: { id: "transaction-1", account_id: "missing-account", date: "2024-01-02", amount: "-5", tag_ids: ["missing-tag"] } },
+    ]);
+    const result = readSureNdjson(text);
+    expect(result.errors).toEqual([
+      {
+        line: 1,
+        code: "missing_required_fields",
+        message: "Line 1 RecurringTransaction is missing required field(s): amount, expected_day_of_month, last_occurrence_date, next_expected_date.",
+      },
+      { line: 2, code: "unsupported_record_type", message: "Line 2 has unsupported record type MysteryType." },
+      { line: 3, code: "invalid_accountable_subtype", message: 'Line 3 Account has invalid Depository subtype "not-a-subtype".' },
+      { line: 5, code: "duplicate_valuation", message: 'Line 5 duplicates valuation for account "account-1" on 2024-01-01; first seen on line 4.' },
+      { line: 6, code: "missing_reference", message: 'Line 6 Transaction references missing account_id "missing-account".' },
+      { line: 6, code: "missing_reference", message: 'Line 6 Transaction references missing tag_ids "missing-tag".' },
+    ]);
+    // The lines that passed are still read; the two valuations are.
+    expect(result.records.Valuation).toHaveLength(2);
+    expect(result.records.Account).toHaveLength(0);
+    expect(result.unsupportedTypes).toEqual(["MysteryType"]);
+    expect(preflightSureNdjson(text).valid).toBe(false);
+  });
+
+  // "strict preflight requires references to be present in the same ndjson"
+  it("makes a reference to a source id the file does not give a line error naming both", () => {
+    const existingAccountId = "0195b9a2-2222-7222-8222-222222222222";
+    const result = readSureNdjson(
+      ndjson([
+        { type: "Valuation", data: { account_id: existingAccountId, date: "2024-01-01", amount: "100" } },
+        { type: "Category", data: { id: "category-child", name: "Imported Child", parent_id: "existing-parent" } },
+        { type: "BudgetCategory", data: { budget_id: "budget-x", category_id: "category-child" } },
+      ]),
+    );
+    expect(result.errors.map((e) => e.message)).toEqual([
+      `Line 1 Valuation references missing account_id "${existingAccountId}".`,
+      'Line 2 Category references missing parent_id "existing-parent".',
+      'Line 3 BudgetCategory references missing budget_id "budget-x".',
+    ]);
+    expect(codesOf(result)).toEqual(["missing_reference", "missing_reference", "missing_reference"]);
+  });
+
+  // "preflight allows null rule names and treats orphaned rejected transfers as warnings"
+  it("allows a null rule name and only warns of an orphaned rejected transfer", () => {
+    const text = ndjson([
+      { type: "Rule", data: { id: "rule-1", name: null, resource_type: "transaction" } },
+      { type: "RejectedTransfer", data: { id: "rejected-1", inflow_transaction_id: "missing-inflow", outflow_transaction_id: "missing-outflow" } },
+    ]);
+    const result = readSureNdjson(text);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.map((w) => w.code)).toEqual(["skipped_missing_reference", "skipped_missing_reference"]);
+    expect(result.warnings[0]!.message).toBe(
+      'Line 2 RejectedTransfer references missing inflow_transaction_id "missing-inflow". It will be skipped during import.',
+    );
+    const preflight = preflightSureNdjson(text);
+    expect(preflight.valid).toBe(true);
+    expect(preflight.warning_details.map((w) => w.code)).toEqual(["skipped_missing_reference", "skipped_missing_reference"]);
+    expect(preflight.warnings[0]).toMatch(/It will be skipped during import\.$/);
+  });
+
+  // "preflight rejects invalid accountable types through explicit allowlist"
+  it("refuses an accountable type outside Sure's list", () => {
+    const result = readSureNdjson(ndjson([account("account-1", { accountable_type: "Kernel", accountable: { subtype: "system" } })]));
+    expect(result.errors).toEqual([{ line: 1, code: "invalid_accountable_type", message: 'Line 1 Account has invalid accountable_type "Kernel".' }]);
+  });
+
+  // "preflight catches duplicate taxonomy names inside ndjson"; "preflight reports blocking errors before publish_later enqueues"
+  it("refuses a name given twice, or one the family already has", () => {
+    const text = ndjson([
+      { type: "Category", data: { id: "category-1", name: "Groceries" } },
+      { type: "Category", data: { id: "category-2", name: "Groceries" } },
+      { type: "Tag", data: { id: "tag-1", name: "Reviewed" } },
+    ]);
+    const result = readSureNdjson(text, SURE_NDJSON_LIMITS, { existingNames: { Tag: ["Reviewed"] } });
+    expect(result.errors).toEqual([
+      { line: 2, code: "duplicate_taxonomy_name", message: 'Category name "Groceries" appears more than once in the NDJSON on lines 1, 2.' },
+      { line: 3, code: "existing_taxonomy_collision", message: 'Line 3 Tag name "Reviewed" already exists in this family.' },
+    ]);
+  });
+
+  it("refuses a source id given twice, naming every place", () => {
+    const result = readSureNdjson(
+      ndjson([
+        account("a1"),
+        account("a1", { name: "Other" }),
+        account("a2"),
+        { type: "Transaction", data: { id: "t1", account_id: "a2", date: "2024-01-02", amount: "5", split_lines: [{ id: "t1", amount: "5" }] } },
+      ]),
+    );
+    expect(result.errors).toEqual([
+      { line: 2, code: "duplicate_source_id", message: 'account source id "a1" appears more than once (Line 1 Account, Line 2 Account).' },
+      {
+        line: 4,
+        code: "duplicate_source_id",
+        message: 'transaction source id "t1" appears more than once (Line 4 Transaction, Line 4 Transaction split line 1).',
+      },
+    ]);
+  });
+
+  // "preflight rejects split line totals that cannot import atomically"
+  it("refuses split lines that do not add up to their transaction, or are no objects", () => {
+    const result = readSureNdjson(
+      ndjson([
+        account("split-account"),
+        {
+          type: "Transaction",
+          data: {
+            id: "split-parent",
+            account_id: "split-account",
+            date: "2024-01-15",
+            amount: "100.00",
+            split_lines: [
+              { id: "c1", amount: "40.00" },
+              { id: "c2", amount: "50.00" },
+            ],
+          },
+        },
+        { type: "Transaction", data: { id: "p2", account_id: "split-account", date: "2024-01-15", amount: "1", split_lines: ["x", { name: "no amount" }] } },
+        { type: "Transaction", data: { id: "p3", account_id: "split-account", date: "2024-01-15", amount: "1", splits: { amount: "1" } } },
+      ]),
+    );
+    expect(result.errors).toEqual([
+      {
+        line: 2,
+        code: "split_amount_mismatch",
+        message: "Line 2 Transaction split line amounts must sum to transaction amount 100.0 but sum to 90.0.",
+      },
+      { line: 3, code: "invalid_split_line", message: "Line 3 Transaction split line 1 must be a JSON object." },
+      { line: 3, code: "missing_required_fields", message: "Line 3 Transaction split line 2 is missing required field(s): amount." },
+      { line: 4, code: "invalid_split_lines", message: "Line 4 Transaction split_lines must be an array." },
+    ]);
+    expect(result.records.Transaction).toEqual([]);
+  });
+
+  it("names the field of a value of the wrong type", () => {
+    const result = readSureNdjson(
+      ndjson([
+        account("a1"),
+        { type: "Transaction", data: { id: "t1", account_id: "a1", date: "2024-01-02", amount: { value: 5 }, name: ["x"] } },
+        { type: "Transaction", data: { id: "t2", account_id: "a1", date: "2024-02-30", amount: "5", kind: "gift" } },
+        { type: "Tag", data: { id: "tag", name: "Tag", color: "red" } },
+        {
+          type: "RecurringTransaction",
+          data: { id: "r", amount: "5", expected_day_of_month: 32, last_occurrence_date: "2024-01-01", next_expected_date: "2024-02-01" },
+        },
+      ]),
+    );
+    expect(result.errors).toEqual([
+      { line: 2, code: "invalid_import_record", message: "Line 2 Transaction amount must be a decimal number like 12.34; name must be text." },
+      {
+        line: 3,
+        code: "invalid_import_record",
+        message:
+          "Line 3 Transaction date must be a date like 2024-01-31; kind must be one of: standard, funds_movement, cc_payment, loan_payment, one_time, investment_contribution.",
+      },
+      { line: 4, code: "invalid_import_record", message: "Line 4 Tag color must be a hex colour like #4da568." },
+      { line: 5, code: "invalid_import_record", message: "Line 5 RecurringTransaction expected_day_of_month must be a whole number from 1 to 31." },
+    ]);
+    expect(result.records.Transaction).toEqual([]);
+  });
+
+  // "ndjson line type counts ignore records without data"; "SureImport preflight counts invalid rows instead of validation errors"
+  it("reports lines that are no record and counts only lines with a type and data", () => {
+    const text = ndjson([[], { type: "Account", data: { id: "uuid-1" } }, { type: "Transaction" }, { data: { id: "uuid-2" } }, { type: "Tag", data: "x" }]);
+    const result = readSureNdjson('{"type":"Tag","data":{"id":"t","name":"T"}}\n' + text);
+    expect(result.errors.filter((e) => e.code === "invalid_ndjson_record")).toEqual([
+      { line: 2, code: "invalid_ndjson_record", message: "Line 2 must be a JSON object." },
+      { line: 4, code: "invalid_ndjson_record", message: "Line 4 must include type and data." },
+      { line: 5, code: "invalid_ndjson_record", message: "Line 5 must include type and data." },
+      { line: 6, code: "invalid_ndjson_record", message: "Line 6 data must be a JSON object." },
+    ]);
+    expect(result.recordTypeCounts).toEqual({ Tag: 2, Account: 1 });
+    expect(result.counts).toMatchObject({ accounts: 1, tags: 2, transactions: 0 });
+
+    const preflight = preflightSureNdjson(ndjson([[], { type: "Transaction", data: { id: "transaction-1" } }]));
+    expect(preflight.stats).toMatchObject({ rows_count: 2, valid_rows_count: 1, invalid_rows_count: 1 });
+    expect(preflight.errors.length).toBeGreaterThan(preflight.stats.invalid_rows_count!);
+  });
+
+  // "publish_later reports unsupported records through preflight before publishable check";
+  // "publishable? is false when attached file has no supported records"
+  it("makes an unsupported type a blocking error and warns that nothing is importable", () => {
+    const preflight = preflightSureNdjson(ndjson([{ type: "UnknownType", data: {} }]));
+    expect(preflight.valid).toBe(false);
+    expect(preflight.errors).toEqual([{ code: "unsupported_record_type", message: "Line 1 has unsupported record type UnknownType." }]);
+    expect(preflight.warnings).toEqual(["No importable records were found."]);
+    expect(preflight.unsupported_types).toEqual(["UnknownType"]);
+    expect(preflight.stats.record_type_counts).toEqual({ UnknownType: 1 });
+  });
+});
+
+// ---------------------------------------------------------------- amounts
+
+describe("amounts", () => {
+  const txn = (amount: unknown, currency?: string) => ({
+    type: "Transaction",
+    data: { id: `t-${String(amount)}`, account_id: "a", date: "2024-01-02", amount, currency },
+  });
+
+  it("reads decimal strings and JSON numbers exactly, in each currency's minor units", () => {
+    const result = readSureNdjson(
+      ndjson([account("a"), txn("12.30"), txn(12.3), txn(1234567890.12), txn("-0.10"), txn(1500, "JPY"), txn("1.234", "KWD"), txn("+7")]),
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.records.Transaction.map((t) => [t.amount_cents, t.currency])).toEqual([
+      [1230n, "USD"],
+      [1230n, "USD"],
+      [123456789012n, "USD"],
+      [-10n, "USD"],
+      [1500n, "JPY"],
+      [1234n, "KWD"],
+      [700n, "USD"],
+    ]);
+  });
+
+  it("takes a transaction's currency from its account when it has none, and the family's for an account without one", () => {
+    const result = readSureNdjson(
+      ndjson([
+        account("yen", { currency: "jpy" }),
+        account("plain", { currency: undefined }),
+        txn("5"),
+        { ...txn("12"), data: { ...txn("12").data, id: "y", account_id: "yen" } },
+      ]),
+      SURE_NDJSON_LIMITS,
+      {
+        defaultCurrency: "EUR",
+      },
+    );
+    expect(result.errors).toEqual([{ line: 3, code: "missing_reference", message: 'Line 3 Transaction references missing account_id "a".' }]);
+    expect(result.records.Account.map((a) => a.currency)).toEqual(["JPY", "EUR"]);
+    // "a" is not in the file (its reference is reported apart), so its transaction is in the family's currency.
+    expect(result.records.Transaction.map((t) => [t.account_id, t.currency, t.amount_cents])).toEqual([
+      ["a", "EUR", 500n],
+      ["yen", "JPY", 12n],
+    ]);
+  });
+
+  it("refuses more decimals than the currency has, a number in another notation, and an amount past the ledger's bound", () => {
+    const result = readSureNdjson(ndjson([account("a"), txn("12.345"), txn("12.5", "JPY"), txn("1e3"), txn("1,234.00"), txn("20000000000.00")]));
+    expect(result.errors.map((e) => e.message)).toEqual([
+      "Line 2 Transaction amount has more decimals than USD has (2).",
+      "Line 3 Transaction amount has more decimals than JPY has (0).",
+      "Line 4 Transaction amount must be a decimal number like 12.34.",
+      "Line 5 Transaction amount must be a decimal number like 12.34.",
+      "Line 6 Transaction amount is too large (at most 1000000000000 minor units of USD).",
+    ]);
+  });
+
+  it("rounds the amounts Sure computed with four decimals (trades, holdings, balances) half away from zero", () => {
+    const result = readSureNdjson(
+      ndjson([
+        account("inv", { accountable_type: "Investment", balance: "1000.0050" }),
+        { type: "Trade", data: { account_id: "inv", date: "2024-01-02", ticker: "VTI", qty: "3.333333333", price: "10.0015", amount: "-33.3383" } },
+        { type: "Holding", data: { account_id: "inv", date: "2024-01-02", ticker: "VTI", qty: "1", price: "10.00155", amount: "10.0015" } },
+      ]),
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.records.Account[0]!.balance_cents).toBe(100001n);
+    expect(result.records.Trade[0]).toMatchObject({ qty: "3.33333333", price: "10.0015", amount_cents: -3334n });
+    expect(result.records.Holding[0]).toMatchObject({ price: "10.0016", amount_cents: 1000n });
+  });
+});
+
+// ---------------------------------------------------------------- the file as a whole
+
+describe("whole-file limits", () => {
+  const MiB = 1024 * 1024;
+
+  // imports_controller_test.rb "should reject Sure import uploaded file exceeding max size" (file_too_large);
+  // raw_file_content past the size is content_too_large (Api::V1::ImportsController#sure_import_raw_content_attributes).
+  it("refuses content of 10 MB + 1 byte before reading a line, named after how it came", () => {
+    const text = " ".repeat(SURE_NDJSON_LIMITS.maxBytes + 1);
+    const started = performance.now();
+    const err = thrownBy(() => readSureNdjson(text));
+    expect(err).toBeInstanceOf(ImportParseError);
+    expect([err.code, err.message]).toEqual(["content_too_large", "Content is too large. Maximum size is 10MB."]);
+    expect(thrownBy(() => readSureNdjson(text, SURE_NDJSON_LIMITS, { source: "file" })).code).toBe("file_too_large");
+    expect(thrownBy(() => preflightSureNdjson(text)).code).toBe("content_too_large");
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  // sure_import_test.rb "max_row_count is higher than standard imports" (100,000), imports_controller_test.rb
+  // "should preserve Sure import if auto publish exceeds row count"; Import::Preflight's row count warning.
+  it("refuses 100,001 records with max_row_count_exceeded before reading them; the preflight warns", () => {
+    const line = JSON.stringify({ type: "Tag", data: { id: "t", name: "T" } });
+    const text = `${line}\n`.repeat(100_001);
+    const started = performance.now();
+    const err = thrownBy(() => readSureNdjson(text));
+    expect(err).toBeInstanceOf(ImportParseError);
+    expect([err.code, err.message]).toEqual(["max_row_count_exceeded", "The file has more than 100000 records, the most one import can take."]);
+    expect(performance.now() - started).toBeLessThan(2_000);
+
+    const small = readSureNdjson(`${line}\n\n${line}\n`, { maxBytes: MiB, maxRows: 2 });
+    expect(small.rowsCount).toBe(2);
+    expect(thrownBy(() => readSureNdjson(`${line}\n`.repeat(3), { maxBytes: MiB, maxRows: 2 })).code).toBe("max_row_count_exceeded");
+    const preflight = preflightSureNdjson(ndjson([account("a"), account("b"), account("c")]), { limits: { maxBytes: MiB, maxRows: 2 } });
+    expect(preflight.warnings).toEqual(["Row count exceeds this import type's publish limit."]);
+  });
+
+  it("refuses a 2 MB line without parsing it, and a 10 MB single line without hanging", () => {
+    const big = JSON.stringify({ type: "Tag", data: { id: "t", name: "x".repeat(2 * MiB) } });
+    const started = performance.now();
+    const result = readSureNdjson(`${ndjson([account("a")])}\n${big}`);
+    expect(result.errors).toEqual([{ line: 2, code: "line_too_large", message: "Line 2 is longer than 1 MiB, the most one record may take." }]);
+    expect(result.records.Account).toHaveLength(1);
+
+    const first = thrownBy(() => readSureNdjson(big));
+    expect([first.code, first.errors]).toEqual(["invalid_ndjson", ["Line 1 is longer than 1 MiB, the most one record may take."]]);
+    const single = `{"type":"Tag","data":{"name":"${'\\"'.repeat(5 * MiB - 20)}"}}`;
+    expect(single.length).toBeLessThan(SURE_NDJSON_LIMITS.maxBytes);
+    expect(thrownBy(() => readSureNdjson(single)).code).toBe("invalid_ndjson");
+    expect(preflightSureNdjson(single).errors[0]!.code).toBe("line_too_large");
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("refuses JSON nested deeper than 32 levels before JSON.parse sees it", () => {
+    const deep = (levels: number) => `{"type":"Tag","data":{"id":"d","name":"n","x":${"[".repeat(levels - 2)}${"]".repeat(levels - 2)}}}`;
+    const result = readSureNdjson(`${ndjson([account("a")])}\n${deep(33)}\n${deep(32)}\n${deep(100_000)}`);
+    expect(result.errors).toEqual([
+      { line: 2, code: "too_deeply_nested", message: "Line 2 nests arrays and objects deeper than 32 levels." },
+      { line: 4, code: "too_deeply_nested", message: "Line 4 nests arrays and objects deeper than 32 levels." },
+    ]);
+    expect(result.records.Tag).toHaveLength(1);
+    // Brackets inside strings are text, not nesting.
+    expect(readSureNdjson(ndjson([{ type: "Tag", data: { id: "b", name: "[".repeat(100) } }])).errors).toEqual([]);
+  });
+
+  // imports_controller_test.rb: "should reject Sure import with no file or raw content" (missing_content),
+  // "should report empty Sure import file as invalid during preflight" (no_data_rows), "should reject invalid
+  // Sure import NDJSON content" and sure_import_test.rb "uploaded? returns false with invalid ndjson attachment".
+  it("refuses no content (missing_content), an empty file and a first record without type and data (invalid_ndjson)", () => {
+    for (const blank of ["", " \n\t\r\n", "\n\n"]) {
+      const err = thrownBy(() => readSureNdjson(blank));
+      expect(err).toBeInstanceOf(NdjsonContentError);
+      expect([err.code, err.message]).toEqual(["missing_content", "Provide a Sure NDJSON file or raw_file_content."]);
+      expect(thrownBy(() => preflightSureNdjson(blank)).code).toBe("missing_content");
+      expect(thrownBy(() => readSureNdjson(blank, SURE_NDJSON_LIMITS, { source: "file" })).code).toBe("invalid_ndjson");
+      const preflight = preflightSureNdjson(blank, { source: "file" });
+      expect(preflight).toMatchObject({ valid: false, errors: [{ code: "no_data_rows", message: "No data rows were found." }], warnings: [] });
+      expect(preflight.stats.rows_count).toBe(0);
+    }
+    expect(thrownBy(() => readSureNdjson("not ndjson")).code).toBe("invalid_ndjson");
+    const err = thrownBy(() => readSureNdjson('{"type":"Account"}\n'));
+    expect([err.code, err.errors]).toEqual(["invalid_ndjson", ["Line 1 must be a JSON object with type and data."]]);
+    expect(err.toString()).toContain("Invalid Sure NDJSON content.");
+    expect((err as NdjsonContentError).toAppError().code).toBe("invalid_ndjson");
+  });
+
+  it("skips blank lines, reads CRLF line ends and a byte order mark, and numbers lines as an editor does", () => {
+    const text = `\uFEFF\r\n${ndjson([account("a")])}\r\n\r\n   \r\n${JSON.stringify({ type: "Transaction", data: { id: "t", account_id: "nope", date: "2024-01-01", amount: "1" } })}\r\n`;
+    const result: SureNdjsonReadResult = readSureNdjson(text);
+    expect(result.rowsCount).toBe(2);
+    expect(result.records.Account).toHaveLength(1);
+    expect(result.errors).toEqual([{ line: 5, code: "missing_reference", message: 'Line 5 Transaction references missing account_id "nope".' }]);
+    expect(result.records.Transaction[0]!.line).toBe(5);
+  });
+
+  it("lists at most 50 preflight errors, the last saying how many more there are", () => {
+    const preflight = preflightSureNdjson(ndjson(Array.from({ length: 120 }, (_, i) => ({ type: "Mystery", data: { i } }))));
+    expect(preflight.error_count).toBe(120);
+    expect(preflight.errors).toHaveLength(50);
+    expect(preflight.errors[49]).toEqual({ code: "more_errors", message: "…and 71 more errors." });
+    expect(preflight.stats.record_type_counts).toEqual({ Mystery: 120 });
+  });
+});
