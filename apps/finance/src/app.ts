@@ -22,6 +22,8 @@ import { createFamilyExportChunkHandler, createFamilyExportHandlers } from "./fa
 import { createFamilyExportRepository } from "./family-exports/family-export-repository";
 import { createImportHandlers } from "./imports/import-handlers";
 import { createImportRepository } from "./imports/import-repository";
+import { createImportSessionHandlers } from "./imports/sessions/import-session-handlers";
+import { createImportSessionRepository } from "./imports/sessions/import-session-repository";
 import { DEFAULT_IMPORT_WORKER, createImportWorker, type ImportWorkerOptions } from "./imports/import-worker";
 import { DEFAULT_FAMILY_EXPORT_WORKER, createFamilyExportWorker, type FamilyExportWorkerOptions } from "./family-exports/family-export-worker";
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
@@ -115,6 +117,7 @@ export function createFinanceService(deps: FinanceDeps) {
       ...rules.handlers,
       ...createFamilyExportHandlers(familyExports, () => exportWorker.poke()),
       ...createImportHandlers(importRepository, familyCurrency, () => importWorker.poke()),
+      ...createImportSessionHandlers(createImportSessionRepository(db), () => importWorker.poke()),
       ...createBudgetHandlers(createBudgetRepository(db, (familyId) => settings.get(familyId))),
     },
     {

@@ -36,6 +36,7 @@ export const ERROR_CATALOGUE = {
   publish_failed: { status: 422, message: "The import could not be published." },
   invalid_params: { status: 422, message: "Family export creation does not accept request parameters" },
   export_not_ready: { status: 409, message: "Export is not ready for download" },
+  import_session_conflict: { status: 409, message: "The import session conflicts with what it holds" },
   rate_limit_exceeded: { status: 429, message: "Rate limit exceeded" },
   internal_server_error: { status: 500, message: "An unexpected error occurred" },
   service_unavailable: { status: 503, message: "A service is temporarily unavailable" },

@@ -31,6 +31,7 @@ export * from "./resources/recurring-transactions";
 export * from "./resources/budgets";
 export * from "./resources/family-reset";
 export * from "./resources/family-exports";
+export * from "./resources/import-sessions";
 export * from "./resources/usage";
 export * from "./resources/imports";
 export * from "./events/audit-events";

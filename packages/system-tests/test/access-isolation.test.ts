@@ -47,6 +47,8 @@ const NOT_FAMILY_RECORDS: Record<string, string> = {
 const VALID_BODIES: Record<string, unknown> = {
   "members.updateRole": { role: "admin" },
   "imports.publish": {},
+  "importSessions.publish": {},
+  "importSessions.addChunk": { sequence: 1, raw_file_content: JSON.stringify({ type: "Tag", data: { id: "t1", name: "Taken over" } }) },
   "imports.revert": {},
   "ssoProviders.update": { sso_provider: { name: "taken-over", client_id: "attacker" } },
   "ssoProviders.test": { redirect_uri: "hearth://oauth/callback" },
@@ -211,6 +213,8 @@ const NOT_REFERENCES: Record<string, string> = {
   device_id: "the client's own name for its device",
   client_id: "the OpenID client id at the provider",
   external_id: "the client's own key for an imported transaction",
+  client_session_id: "the client's own idempotency key of an import session, unique within its family",
+  client_chunk_id: "the client's own idempotency key of a chunk, unique within its session",
 };
 
 let serial = 0;

@@ -12,6 +12,7 @@ import { bumpLedgerVersion } from "../ledger/ledger-version";
 const FINANCIAL_TABLES = [
   "family_exports",
   "imports",
+  "import_sessions",
   "syncs",
   "rule_runs",
   "rules",
@@ -63,6 +64,7 @@ export function createFamilyDataRepository(db: FinanceDb) {
         SELECT
           (SELECT count(*) FROM family_exports, fam WHERE family_id = fam.id) AS family_exports,
           (SELECT count(*) FROM imports, fam WHERE family_id = fam.id) AS imports,
+          (SELECT count(*) FROM import_sessions, fam WHERE family_id = fam.id) AS import_sessions,
           (SELECT count(*) FROM import_rows r JOIN imports i ON i.id = r.import_id, fam WHERE i.family_id = fam.id) AS import_rows,
           (SELECT count(*) FROM accounts, fam WHERE family_id = fam.id) AS accounts,
           (SELECT count(*) FROM entries, fam WHERE family_id = fam.id) AS entries,

@@ -29,6 +29,7 @@ export const TRPC_CODE_OF: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   publish_failed: "UNPROCESSABLE_CONTENT",
   invalid_params: "UNPROCESSABLE_CONTENT",
   export_not_ready: "CONFLICT",
+  import_session_conflict: "CONFLICT",
   rate_limit_exceeded: "TOO_MANY_REQUESTS",
   internal_server_error: "INTERNAL_SERVER_ERROR",
   service_unavailable: "SERVICE_UNAVAILABLE",

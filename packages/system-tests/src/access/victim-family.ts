@@ -191,6 +191,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   const sso = await ssoRecords(api, idp, admin.accessToken);
   await syncsSettled(api, key);
   const familyExport = await completedExport(api, key);
+  const importSession = idOf("import session", await api.post("/api/v1/import_sessions", { expected_chunks: 2 }, key));
   // Left unpublished: reading it back later finds it unchanged.
   const csvImport = idOf(
     "import",
@@ -237,6 +238,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
       recurring_transactions: { id: planning.recurring, owner },
       family_exports: { id: familyExport, owner },
       imports: { id: csvImport, owner },
+      import_sessions: { id: importSession, owner },
     },
   };
 }

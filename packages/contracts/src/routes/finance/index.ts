@@ -8,6 +8,7 @@ import { exchangeRatesRoutes } from "./exchange-rates";
 import { familyExportsRoutes } from "./family-exports";
 import { familySettingsRoutes } from "./family-settings";
 import { holdingsRoutes } from "./holdings";
+import { importSessionsRoutes } from "./import-sessions";
 import { importsRoutes } from "./imports";
 import { merchantsRoutes } from "./merchants";
 import { recurringTransactionsRoutes } from "./recurring-transactions";
@@ -27,6 +28,7 @@ import { valuationsRoutes } from "./valuations";
 export const financeRoutes = {
   ...familyExportsRoutes,
   ...importsRoutes,
+  ...importSessionsRoutes,
   ...accountsRoutes,
   ...transactionsRoutes,
   ...valuationsRoutes,

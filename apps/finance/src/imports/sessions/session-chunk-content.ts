@@ -1,0 +1,51 @@
+import { createHash } from "node:crypto";
+import { AppError, IMPORT_CSV_LIMITS } from "@hearth/contracts";
+import { parseJsonLine } from "../ndjson/json-line";
+import { SURE_NDJSON_LIMITS } from "../ndjson/limits";
+import { INVALID_NDJSON_MESSAGE, MISSING_CONTENT_MESSAGE } from "../ndjson/ndjson-content-error";
+import { firstRecordLine, ndjsonLines, isBlankLine } from "../ndjson/ndjson-lines";
+
+export interface CheckedChunk {
+  content: string;
+  checksum: string;
+  rowsCount: number;
+  /** Records per type (Sure's chunk summary, under "records"). */
+  summary: { records: Record<string, number> };
+}
+
+const MEGABYTE = 1024 * 1024;
+
+/**
+ * A chunk as Sure's import_sessions#create_chunk takes it: content present, at most 10 MB, its first
+ * record a JSON object with a type and data (later lines are checked when the session is
+ * published: a chunk may name records of an earlier chunk). Counts its records by type, reading
+ * only each line's "type" (lines over the reader's line limit count as unknown).
+ */
+export function checkChunk(content: string | undefined, fromFile: boolean): CheckedChunk {
+  if (content === undefined || isBlankLine(content)) throw new AppError("missing_content", { message: MISSING_CONTENT_MESSAGE });
+  if (Buffer.byteLength(content, "utf8") > IMPORT_CSV_LIMITS.maxBytes) {
+    const size = `Maximum size is ${IMPORT_CSV_LIMITS.maxBytes / MEGABYTE}MB.`;
+    throw fromFile
+      ? new AppError("file_too_large", { message: `File is too large. ${size}` })
+      : new AppError("content_too_large", { message: `Content is too large. ${size}` });
+  }
+  const first = firstRecordLine(content);
+  const parsed = first ? parseJsonLine(first.text, SURE_NDJSON_LIMITS) : null;
+  const record = parsed?.ok ? (parsed.value as { type?: unknown; data?: unknown } | null) : null;
+  if (!record || typeof record.type !== "string" || typeof record.data !== "object" || record.data === null || Array.isArray(record.data)) {
+    throw new AppError("invalid_ndjson", { message: INVALID_NDJSON_MESSAGE });
+  }
+  const records: Record<string, number> = {};
+  let rowsCount = 0;
+  for (const line of ndjsonLines(content)) {
+    if (isBlankLine(line.text)) continue;
+    rowsCount += 1;
+    const value = parseJsonLine(line.text, SURE_NDJSON_LIMITS);
+    const type =
+      value.ok && typeof (value.value as { type?: unknown } | null)?.type === "string"
+        ? String((value.value as { type: string }).type).slice(0, 64)
+        : "unknown";
+    records[type] = (records[type] ?? 0) + 1;
+  }
+  return { content, checksum: createHash("sha256").update(content).digest("hex"), rowsCount, summary: { records } };
+}
