@@ -29,9 +29,16 @@ function currencyFormat(locale: string, currency: string): StringFormat {
   return format;
 }
 
-/** Digits after the decimal point in the currency's minor unit: USD 2, JPY 0, KWD 3. */
+const digitsOf = new Map<string, number>();
+
+/** Digits after the decimal point in the currency's minor unit: USD 2, JPY 0, KWD 3 (remembered: resolvedOptions() is slow, and exports ask per row). */
 export function minorUnitDigits(currency: string): number {
-  return currencyFormat("en", currency).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = digitsOf.get(currency);
+  if (digits === undefined) {
+    digits = currencyFormat("en", currency).resolvedOptions().maximumFractionDigits ?? 2;
+    if (digitsOf.size < 10_000) digitsOf.set(currency, digits);
+  }
+  return digits;
 }
 
 /** Exact decimal text of an amount in minor units, e.g. (-123456, 2) → "-1234.56". */

@@ -130,7 +130,7 @@ function detailsSql(condition: StoredCondition): Prisma.Sql {
 
 function leafSql(condition: StoredCondition): Prisma.Sql {
   const type = condition.conditionType;
-  if (!(type in RULE_CONDITION_TYPES)) throw new RuleDefinitionError(`Unsupported condition type: ${type}`);
+  if (!Object.hasOwn(RULE_CONDITION_TYPES, type)) throw new RuleDefinitionError(`Unsupported condition type: ${type}`);
   const kind = RULE_CONDITION_TYPES[type as RuleConditionType];
   if (!(RULE_OPERATORS[kind] as readonly string[]).includes(condition.operator)) {
     throw new RuleDefinitionError(`Unsupported operator: ${condition.operator} for ${type}`);

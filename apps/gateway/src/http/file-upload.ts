@@ -41,7 +41,8 @@ export function readFileUpload(req: Request, upload: FileUpload): Promise<Record
     };
     parser.on("field", (name, value, info) => {
       if (info.valueTruncated) fail(new AppError("validation_failed", { message: `${name} is too long` }));
-      else if (name !== upload.contentField && !(name in body)) body[name] = value;
+      // The first of a repeated field wins; a field named like Object's own members is no parameter of ours.
+      else if (name !== upload.contentField && name !== "__proto__" && !Object.hasOwn(body, name)) body[name] = value;
     });
     parser.on("file", (name, stream, info) => {
       stream.on("error", () => fail(unreadable()));

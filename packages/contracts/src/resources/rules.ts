@@ -266,7 +266,8 @@ function conditionIssues(condition: RawCondition, nested: boolean): Issue[] {
     });
     return issues;
   }
-  if (!(type in RULE_CONDITION_TYPES)) return [{ path: ["condition_type"], message: `Unsupported condition type: ${type}` }];
+  // Own keys only: "constructor" or "toString" are in every object's prototype chain, not condition types.
+  if (!Object.hasOwn(RULE_CONDITION_TYPES, type)) return [{ path: ["condition_type"], message: `Unsupported condition type: ${type}` }];
   const kind = RULE_CONDITION_TYPES[type as RuleConditionType];
   const operators: readonly string[] = RULE_OPERATORS[kind];
   if (!operators.includes(operator)) {
