@@ -13,6 +13,7 @@ import type { ImportRepository, StoredRow } from "./import-repository";
 import { toImportDetail, toImportSummary, toRowDiagnostic } from "./import-resource";
 import { ImportParseError, preflightCsvImport, readCsvImport } from "./parsing";
 import { PUBLISHERS } from "./publish/publishers";
+import { createSureImport, preflightSureImport } from "./sure-import-upload";
 
 type Handlers = Pick<
   RouteHandlers<"finance">,
@@ -75,6 +76,11 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
     "imports.create": async ({ ctx, input }) => {
       const familyId = ctx.actor.familyId;
       const { type, account_id: accountId, publish, raw_file_content: content, filename: _filename, content_type: _contentType, ...params } = input;
+      if (type === "SureImport") {
+        const upload = { content, filename: input.filename, contentType: input.content_type };
+        const id = await createSureImport(imports, familyId, upload, { currency: await familyCurrency(familyId), publish: publish === true, queued });
+        return { data: toImportDetail(await findImport(familyId, id)) };
+      }
       if (!isCsvType(type)) throw AppError.validation([`${type} imports are not supported yet: send CSV content with a CSV import type`]);
       if (content === undefined || content === "") throw new AppError("missing_content");
       if (Buffer.byteLength(content, "utf8") > IMPORT_CSV_LIMITS.maxBytes) {
@@ -123,6 +129,7 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
 
     "imports.preflight": async ({ ctx, input }) => {
       const { type = "TransactionImport", account_id: accountId, raw_file_content: content, filename, content_type: contentType, ...params } = input;
+      if (type === "SureImport") return { data: preflightSureImport({ content, filename, contentType }, await familyCurrency(ctx.actor.familyId)) };
       if (!isCsvType(type)) throw AppError.validation([`type must be one of: ${CSV_IMPORT_TYPES.join(", ")}`]);
       if (content === undefined || content === "") throw new AppError("missing_content");
       await accountCurrency(ctx.actor.familyId, accountId);

@@ -20,6 +20,8 @@ export interface NewImport {
   configuration: ImportConfig;
   content: string;
   rows: StoredRow[];
+  /** Counts of an import stored without rows (a SureImport's NDJSON lines); else its rows are counted. */
+  counts?: { rows: number; valid: number };
 }
 
 export interface ClaimedImport {
@@ -49,8 +51,8 @@ export function createImportRepository(db: FinanceDb) {
               accountId: input.accountId,
               configuration: toJson(input.configuration),
               content: input.content,
-              rowsCount: input.rows.length,
-              validRowsCount: input.rows.filter((r) => r.errors.length === 0).length,
+              rowsCount: input.counts?.rows ?? input.rows.length,
+              validRowsCount: input.counts?.valid ?? input.rows.filter((r) => r.errors.length === 0).length,
             },
           });
           // One statement per batch from parallel arrays: Prisma's createMany of JSON columns is several times slower.

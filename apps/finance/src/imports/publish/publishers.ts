@@ -1,5 +1,11 @@
-import type { CsvImportType } from "@hearth/contracts";
+import type { ImportType } from "@hearth/contracts";
 import type { FinanceTx } from "../../db";
+import { publishAccountImport } from "./account-import-publisher";
+import { publishCategoryImport } from "./category-import-publisher";
+import { publishMerchantImport } from "./merchant-import-publisher";
+import { publishRuleImport } from "./rule-import-publisher";
+import { publishSureImport } from "./sure-import-publisher";
+import { publishTradeImport } from "./trade-import-publisher";
 import { publishTransactionImport, type PublishTarget } from "./transaction-import-publisher";
 
 /**
@@ -9,10 +15,16 @@ import { publishTransactionImport, type PublishTarget } from "./transaction-impo
 export type Publisher = (tx: FinanceTx, target: PublishTarget, onProgress: (rowsDone: number) => Promise<void>) => Promise<Record<string, number>>;
 
 /** The import types this service publishes, each by its writer. */
-export const PUBLISHERS: Partial<Record<CsvImportType, Publisher>> = {
+export const PUBLISHERS: Partial<Record<ImportType, Publisher>> = {
   TransactionImport: async (tx, target, onProgress) => ({ ...(await publishTransactionImport(tx, target, onProgress)) }),
+  TradeImport: async (tx, target, onProgress) => ({ ...(await publishTradeImport(tx, target, onProgress)) }),
+  AccountImport: async (tx, target, onProgress) => ({ ...(await publishAccountImport(tx, target, onProgress)) }),
+  CategoryImport: async (tx, target, onProgress) => ({ ...(await publishCategoryImport(tx, target, onProgress)) }),
+  MerchantImport: async (tx, target, onProgress) => ({ ...(await publishMerchantImport(tx, target, onProgress)) }),
+  RuleImport: async (tx, target, onProgress) => ({ ...(await publishRuleImport(tx, target, onProgress)) }),
+  SureImport: publishSureImport,
 };
 
 export function publisherOf(type: string): Publisher | undefined {
-  return PUBLISHERS[type as CsvImportType];
+  return PUBLISHERS[type as ImportType];
 }

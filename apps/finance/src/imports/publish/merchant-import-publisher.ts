@@ -1,0 +1,37 @@
+import type { FinanceTx } from "../../db";
+import { planImport } from "../../merchants/merchant-import";
+import type { MerchantRowValues } from "../parsing/row-types";
+import type { PublishTarget } from "./transaction-import-publisher";
+
+export interface MerchantPublishOutcome {
+  merchants_created: number;
+  /** Rows whose name the family already had, or an earlier row had: left as they are. */
+  merchants_skipped: number;
+}
+
+/**
+ * Publishes a MerchantImport as Sure's MerchantImport#import! does, inside the caller's
+ * transaction: a name the family has is left as it is (Sure updates no merchant), a new one is
+ * made with the row's colour, each name once. The plan is the merchants' own CSV upload's
+ * (planImport). Hearth's merchants keep no website, so the website_url column is read but not
+ * stored; a merchant without a colour has none, as merchants.create makes it.
+ */
+export async function publishMerchantImport(
+  tx: FinanceTx,
+  target: PublishTarget,
+  onProgress: (rowsDone: number) => Promise<void>,
+): Promise<MerchantPublishOutcome> {
+  const { familyId } = target;
+  const rows = await tx.importRow.findMany({ where: { importId: target.id }, select: { values: true }, orderBy: { rowNumber: "asc" } });
+  const values = rows.flatMap((row) => (row.values === null ? [] : [row.values as unknown as MerchantRowValues]));
+  const names = [...new Set(values.map((row) => row.name))];
+  const existing = await tx.merchant.findMany({ where: { familyId, name: { in: names } }, select: { name: true } });
+  const plan = planImport(
+    values.map((row) => ({ name: row.name, ...(row.color !== null ? { color: row.color } : {}) })),
+    new Set(existing.map((merchant) => merchant.name)),
+  );
+  // A name another request took meanwhile is left out: skipped too.
+  const { count } = await tx.merchant.createMany({ data: plan.create.map((merchant) => ({ familyId, ...merchant })), skipDuplicates: true });
+  await onProgress(rows.length);
+  return { merchants_created: count, merchants_skipped: plan.skipped + plan.create.length - count };
+}

@@ -1,0 +1,120 @@
+import type { FinanceTx } from "../../db";
+import { adjustTransactionCount, bumpLedgerVersion } from "../../ledger/ledger-version";
+import { requestAccountSync } from "../../syncs/sync-queue-queries";
+import { NdjsonContentError, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonReadResult } from "../ndjson";
+import { ImportParseError } from "../parsing";
+import { PublishError } from "./publish-error";
+import { publishAccounts } from "./sure/sure-accounts";
+import { publishBudgets } from "./sure/sure-budgets";
+import { publishCategories, publishMerchants, publishTags } from "./sure/sure-catalog";
+import { idSource, SourceIdMap, type SurePublishContext } from "./sure/sure-publish-context";
+import { publishRecurringTransactions } from "./sure/sure-recurring";
+import { publishRules } from "./sure/sure-rules";
+import { publishTrades } from "./sure/sure-trades";
+import { publishTransactions } from "./sure/sure-transactions";
+import { publishTransfers } from "./sure/sure-transfers";
+import { publishValuations } from "./sure/sure-valuations";
+import type { PublishTarget } from "./transaction-import-publisher";
+
+/** Problems named in the error of a file that does not read at most (the import's error is kept to 2,000 characters). */
+const PROBLEMS_NAMED = 5;
+
+/**
+ * The byte cap is the upload's (10 MB a request): an import session's content is several uploads
+ * joined. The cap on records, what one publish writes, stays.
+ */
+const PUBLISH_LIMITS = { ...SURE_NDJSON_LIMITS, maxBytes: Number.MAX_SAFE_INTEGER };
+
+/** The family's currency and the day its budget months start (Sure's defaults when it has no settings yet). */
+async function familySettings(tx: FinanceTx, familyId: string): Promise<{ currency: string; monthStartDay: number }> {
+  const [row] = await tx.$queryRaw<{ currency: string; month_start_day: number }[]>`
+    SELECT currency, month_start_day FROM family_settings WHERE family_id = ${familyId}::uuid`;
+  return { currency: row?.currency ?? "USD", monthStartDay: row?.month_start_day ?? 1 };
+}
+
+/** The import's NDJSON read as the upload read it; a file-level refusal or any line's problem fails the publish. */
+function readContent(content: string, currency: string): SureNdjsonReadResult {
+  let read: SureNdjsonReadResult;
+  try {
+    read = readSureNdjson(content, PUBLISH_LIMITS, { defaultCurrency: currency, maxReportedProblems: PROBLEMS_NAMED });
+  } catch (err) {
+    if (err instanceof NdjsonContentError || err instanceof ImportParseError) throw new PublishError(err.message);
+    throw err;
+  }
+  if (read.errorCount > 0) {
+    const more = read.errorCount > read.errors.length ? ` …and ${read.errorCount - read.errors.length} more.` : "";
+    throw new PublishError(`The file has ${read.errorCount} problem(s): ${read.errors.map((error) => error.message).join(" ")}${more}`);
+  }
+  return read;
+}
+
+/**
+ * Publishes a SureImport inside the caller's transaction (all or nothing): Sure's
+ * Family::DataImporter over Hearth's tables. The import's NDJSON is read again, then written in
+ * the file's dependency order, each record's source id mapped to the row it became so later
+ * records name the new rows: accounts (with their opening balances), categories (parents first),
+ * tags, merchants, recurring transactions, transactions, transfers and rejected transfers,
+ * trades (securities found or made by ticker), valuations, budgets and their lines, rules.
+ * Accounts and entries carry the import's id: its revert removes them. Balance and Holding
+ * records are not written: balances and holdings are Hearth's computations, and follow from the
+ * syncs queued here for every account the import made. Progress counts NDJSON lines done.
+ */
+export async function publishSureImport(
+  tx: FinanceTx,
+  target: PublishTarget,
+  onProgress: (rowsDone: number) => Promise<void>,
+): Promise<Record<string, number>> {
+  const { id: importId, familyId } = target;
+  const [stored] = await tx.$queryRaw<{ content: string }[]>`SELECT content FROM imports WHERE id = ${importId}::uuid AND family_id = ${familyId}::uuid`;
+  if (!stored) throw new PublishError("The import no longer exists.");
+  const settings = await familySettings(tx, familyId);
+  const { records } = readContent(stored.content, settings.currency);
+
+  let done = 0;
+  const context: SurePublishContext = {
+    tx,
+    familyId,
+    importId,
+    newId: await idSource(tx),
+    ids: new SourceIdMap(),
+    linesDone: async (lines) => {
+      if (lines === 0) return;
+      done += lines;
+      await onProgress(done);
+    },
+  };
+
+  const accounts = await publishAccounts(context, records);
+  // Computed by the syncs below from the entries, never taken from the file.
+  await context.linesDone(records.Balance.length);
+  const categories = await publishCategories(context, records.Category);
+  const tags = await publishTags(context, records.Tag);
+  const merchants = await publishMerchants(context, records.Merchant);
+  const recurring = await publishRecurringTransactions(context, records.RecurringTransaction);
+  const transactions = await publishTransactions(context, records.Transaction);
+  const transfers = await publishTransfers(context, records.Transfer, records.RejectedTransfer);
+  const trades = await publishTrades(context, records.Trade, records.Account);
+  await context.linesDone(records.Holding.length);
+  const valuations = await publishValuations(context, records.Valuation);
+  const budgets = await publishBudgets(context, records.Budget, records.BudgetCategory, settings.monthStartDay);
+  const rules = await publishRules(context, records.Rule);
+
+  for (const account of records.Account) await requestAccountSync(tx, familyId, context.ids.required("accounts", account.source_id, account.line), null);
+  await bumpLedgerVersion(tx, familyId);
+  await adjustTransactionCount(tx, familyId, null);
+  return {
+    ...accounts,
+    ...categories,
+    ...tags,
+    ...merchants,
+    ...recurring,
+    ...transactions,
+    ...transfers,
+    ...trades,
+    ...valuations,
+    ...budgets,
+    ...rules,
+    skipped_balances: records.Balance.length,
+    skipped_holdings: records.Holding.length,
+  };
+}

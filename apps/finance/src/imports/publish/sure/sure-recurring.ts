@@ -1,0 +1,39 @@
+import { identityKeyOf } from "../../../recurring/recurring-identity";
+import type { SureRecurringTransactionValues } from "../../ndjson";
+import { centsColumn, column, inBatches, type SurePublishContext } from "./sure-publish-context";
+
+/**
+ * import_recurring_transactions: each under its account's and merchant's new ids. One the family
+ * has already (the same account, currency, amount and merchant or name: Hearth's identity key,
+ * where Sure's unique indexes would refuse the file) is left as it is and counted as skipped.
+ */
+export async function publishRecurringTransactions(context: SurePublishContext, records: readonly SureRecurringTransactionValues[]) {
+  const { tx, familyId, ids } = context;
+  const rows = records.map((record) => {
+    const accountId = ids.get("accounts", record.account_id);
+    const merchantId = ids.get("merchants", record.merchant_id);
+    const identityKey = identityKeyOf({ accountId, merchantId, name: record.name, amountCents: record.amount_cents, currency: record.currency });
+    return { ...record, id: context.newId(), accountId, merchantId, identityKey };
+  });
+  let written = 0;
+  await inBatches(context, rows, async (batch) => {
+    written += await tx.$executeRaw`
+      INSERT INTO recurring_transactions (id, family_id, account_id, merchant_id, name, amount_cents, currency, expected_day_of_month,
+                                          last_occurrence_date, next_expected_date, status, occurrence_count, manual,
+                                          expected_amount_min_cents, expected_amount_max_cents, expected_amount_avg_cents, identity_key, created_at, updated_at)
+      SELECT t.id, ${familyId}::uuid, t.account_id, t.merchant_id, t.name, t.amount_cents, t.currency, t.day, t.last_date, t.next_date, t.status,
+             t.occurrences, t.manual, t.min_cents, t.max_cents, t.avg_cents, t.identity_key, now(), now()
+        FROM unnest(${column(batch, (r) => r.id)}::uuid[], ${column(batch, (r) => r.accountId)}::uuid[], ${column(batch, (r) => r.merchantId)}::uuid[],
+                    ${column(batch, (r) => r.name)}::text[], ${centsColumn(batch, (r) => r.amount_cents)}::bigint[], ${column(batch, (r) => r.currency)}::text[],
+                    ${column(batch, (r) => r.expected_day_of_month)}::int[], ${column(batch, (r) => r.last_occurrence_date)}::date[],
+                    ${column(batch, (r) => r.next_expected_date)}::date[], ${column(batch, (r) => r.status)}::text[],
+                    ${column(batch, (r) => r.occurrence_count)}::int[], ${column(batch, (r) => r.manual)}::boolean[],
+                    ${centsColumn(batch, (r) => r.expected_amount_min_cents)}::bigint[], ${centsColumn(batch, (r) => r.expected_amount_max_cents)}::bigint[],
+                    ${centsColumn(batch, (r) => r.expected_amount_avg_cents)}::bigint[], ${column(batch, (r) => r.identityKey)}::text[])
+             WITH ORDINALITY AS t(id, account_id, merchant_id, name, amount_cents, currency, day, last_date, next_date, status, occurrences, manual,
+                                  min_cents, max_cents, avg_cents, identity_key, ordinal)
+       ORDER BY t.ordinal
+      ON CONFLICT (family_id, identity_key) DO NOTHING`;
+  });
+  return { recurring_transactions: written, skipped_recurring_transactions: rows.length - written };
+}

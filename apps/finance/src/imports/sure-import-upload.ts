@@ -1,0 +1,77 @@
+import { AppError, ImportConfigParamsSchema } from "@hearth/contracts";
+import type { ImportRepository } from "./import-repository";
+import { NdjsonContentError, preflightSureNdjson, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonPreflight } from "./ndjson";
+import { ImportParseError } from "./parsing";
+
+/** How a SureImport's content came: raw_file_content, or a file (whose name the gateway passes on). */
+export interface SureUpload {
+  content: string | undefined;
+  filename: string | undefined;
+  contentType: string | undefined;
+}
+
+/** Line problems named in a 422 at most (the preflight's answer holds as many). */
+const ERRORS_NAMED = 50;
+
+/** Content refused as a whole, answered as Sure's imports controller answers it. */
+function accepted<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof NdjsonContentError || err instanceof ImportParseError) throw err.toAppError();
+    throw err;
+  }
+}
+
+const sourceOf = (upload: SureUpload) => (upload.filename !== undefined ? "file" : "content");
+
+/**
+ * Sure's create_sure_import: the NDJSON is read at once (too large, blank, a first line that is
+ * no record, too many records: refused with Sure's code) and stored as the import's content,
+ * with its nonblank lines as rows_count and its well-formed records as valid_rows_count (no
+ * import_rows: the publisher reads the content again). Asked to publish, a file whose lines do
+ * not all pass Sure's preflight is answered preflight_failed with the lines' problems (the
+ * import stays, pending); else it is queued. Answers the import's id.
+ */
+export async function createSureImport(
+  imports: ImportRepository,
+  familyId: string,
+  upload: SureUpload,
+  options: { currency: string; publish: boolean; queued: () => void },
+): Promise<string> {
+  const content = upload.content ?? "";
+  const read = accepted(() =>
+    readSureNdjson(content, SURE_NDJSON_LIMITS, { defaultCurrency: options.currency, source: sourceOf(upload), maxReportedProblems: ERRORS_NAMED }),
+  );
+  const created = await imports.create(familyId, {
+    type: "SureImport",
+    accountId: null,
+    configuration: ImportConfigParamsSchema.parse({}),
+    content,
+    rows: [],
+    counts: { rows: read.rowsCount, valid: read.validRowsCount },
+  });
+  if (!options.publish) return created.id;
+  if (read.errorCount > 0) {
+    throw new AppError("preflight_failed", {
+      message: "Import was uploaded but did not pass Sure NDJSON preflight.",
+      errors: read.errors.map((error) => error.message),
+      importId: created.id,
+    });
+  }
+  await imports.requestPublish(familyId, created.id);
+  options.queued();
+  return created.id;
+}
+
+/** Sure's SureImport preflight of the content (nothing kept); the family's currency is what records without one are in. */
+export function preflightSureImport(upload: SureUpload, currency: string): SureNdjsonPreflight {
+  return accepted(() =>
+    preflightSureNdjson(upload.content ?? "", {
+      defaultCurrency: currency,
+      source: sourceOf(upload),
+      ...(upload.filename !== undefined ? { filename: upload.filename } : {}),
+      ...(upload.contentType !== undefined ? { contentType: upload.contentType } : {}),
+    }),
+  );
+}
