@@ -57,7 +57,8 @@ export interface IdentityDeps {
 
 /** Wires the routes the gateway serves itself: repositories over the identity database, then the rules and handlers on them. */
 export function createIdentity({ config, db, log, onEventsWritten, rateLimiter, onFamilyPurgeQueued }: IdentityDeps) {
-  const withIdentityEvents = bindIdentityEvents(db, onEventsWritten);
+  const credentials = createCredentialState({ databaseUrl: config.DATABASE_URL, log });
+  const withIdentityEvents = bindIdentityEvents(db, onEventsWritten, credentials.dropUsers);
   const accounts = createAuthRepository(db);
   const users = createUserRepository(db);
   const members = createMemberRepository(db);
@@ -71,7 +72,6 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter, 
 
   const accessTokens = createAccessTokens(signingKeysOf(config), config.ACCESS_TOKEN_TTL_SECONDS);
   const sessionExpiry = createSessionExpiry(db, { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, onEventsWritten, log });
-  const credentials = createCredentialState({ databaseUrl: config.DATABASE_URL, log });
   const authenticator = createAuthenticator(db, accessTokens, sessionExpiry, credentials.caches);
   const passwords = createPasswordHasher();
   const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);

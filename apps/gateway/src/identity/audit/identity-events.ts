@@ -1,6 +1,7 @@
 import type { AuditEventType } from "@hearth/contracts";
 import { enqueueAuditEvents } from "@hearth/service-kit/events";
 import type { IdentityDb, IdentityTx } from "../../db";
+import { collectCredentialChanges } from "../auth/credential-announcements";
 import { toIdentityAuditEvent, type EventRequestFacts, type IdentityAuditEvent, type IdentityEventFacts } from "./identity-event";
 
 /** The transaction handlers hand on to repositories; they never query through it themselves. */
@@ -19,18 +20,29 @@ export type IdentityEventWork<T> = (tx: Transaction, record: RecordIdentityEvent
  */
 export type WithIdentityEvents = <T>(request: EventRequestFacts, work: IdentityEventWork<T>) => Promise<T>;
 
-/** withIdentityEvents on the gateway's database; pokes the relay after a commit that wrote events, so it need not wait for its poll. */
-export function bindIdentityEvents(db: IdentityDb, onEventsWritten: () => void): WithIdentityEvents {
+/**
+ * withIdentityEvents on the gateway's database; pokes the relay after a commit that wrote events,
+ * so it need not wait for its poll, and tells `onCredentialsChanged` the users whose credentials
+ * the work changed, once committed (this instance drops them from its memory at once).
+ */
+export function bindIdentityEvents(
+  db: IdentityDb,
+  onEventsWritten: () => void,
+  onCredentialsChanged: (userIds: string[]) => void = () => {},
+): WithIdentityEvents {
   return async (request, work) => {
     let written = 0;
-    const result = await db.$transaction(async (tx) => {
-      // Built when recorded (its id, time and validation as of that moment), written in order after the work.
-      const events: IdentityAuditEvent[] = [];
-      const outcome = await work(tx, (eventType, facts) => void events.push(toIdentityAuditEvent(eventType, facts, request)));
-      await enqueueAuditEvents(tx, events);
-      written = events.length;
-      return outcome;
-    });
+    const { result, userIds } = await collectCredentialChanges(() =>
+      db.$transaction(async (tx) => {
+        // Built when recorded (its id, time and validation as of that moment), written in order after the work.
+        const events: IdentityAuditEvent[] = [];
+        const outcome = await work(tx, (eventType, facts) => void events.push(toIdentityAuditEvent(eventType, facts, request)));
+        await enqueueAuditEvents(tx, events);
+        written = events.length;
+        return outcome;
+      }),
+    );
+    if (userIds.length > 0) onCredentialsChanged(userIds);
     if (written > 0) onEventsWritten();
     return result;
   };

@@ -1,4 +1,19 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { IdentityDb, IdentityTx } from "../../db";
+
+/** The users whose credentials the current unit of work announced (see collectCredentialChanges). */
+const announced = new AsyncLocalStorage<Set<string>>();
+
+/**
+ * Runs `work` noting every user whose credentials it announces, so the caller can drop them from
+ * this instance's memory once the work committed: the instance that made a change applies it to
+ * the very next request, without waiting for its own notification to come back.
+ */
+export async function collectCredentialChanges<T>(work: () => Promise<T>): Promise<{ result: T; userIds: string[] }> {
+  const userIds = new Set<string>();
+  const result = await announced.run(userIds, work);
+  return { result, userIds: [...userIds] };
+}
 
 /** The channel on which a user's credential changes are announced to every gateway instance (credential-changes.ts listens). */
 export const CREDENTIAL_CHANNEL = "hearth_credentials";
@@ -12,9 +27,14 @@ export const CREDENTIAL_CHANNEL = "hearth_credentials";
 export async function announceCredentialChange(db: IdentityDb | IdentityTx, userIds: readonly string[]): Promise<void> {
   if (userIds.length === 0) return;
   await db.$executeRaw`SELECT pg_notify(${CREDENTIAL_CHANNEL}, id) FROM unnest(${[...userIds]}::text[]) AS id`;
+  for (const id of userIds) announced.getStore()?.add(id);
 }
 
 /** The same for every member of a family (before the family and its members are deleted). */
 export async function announceFamilyCredentialChange(tx: IdentityTx, familyId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_notify(${CREDENTIAL_CHANNEL}, user_id::text) FROM memberships WHERE family_id = ${familyId}::uuid`;
+  // pg_notify answers void, which no client reads: it runs beside the ids, not among them.
+  const members = await tx.$queryRaw<{ id: string }[]>`
+    SELECT m.id FROM (SELECT user_id::text AS id FROM memberships WHERE family_id = ${familyId}::uuid) m
+      CROSS JOIN LATERAL (SELECT pg_notify(${CREDENTIAL_CHANNEL}, m.id)) sent`;
+  for (const { id } of members) announced.getStore()?.add(id);
 }

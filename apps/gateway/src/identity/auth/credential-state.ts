@@ -23,5 +23,11 @@ export function createCredentialState(options: { databaseUrl: string; log: Logge
     onChange: (userId) => all.forEach((cache) => cache.dropUser(userId)),
     onLive: (live) => all.forEach((cache) => cache.setLive(live)),
   });
-  return { caches, start: feed.start, stop: feed.stop };
+  return {
+    caches,
+    /** This instance's own changes, dropped as soon as they commit (the feed brings every other instance's). */
+    dropUsers: (userIds: readonly string[]) => userIds.forEach((userId) => all.forEach((cache) => cache.dropUser(userId))),
+    start: feed.start,
+    stop: feed.stop,
+  };
 }
