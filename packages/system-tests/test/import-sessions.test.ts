@@ -103,6 +103,21 @@ describe("import sessions", () => {
     expect((await api.post(`/api/v1/import_sessions/${session.id}/publish`, {}, { apiKey: user.writeKey })).status).toBe(422);
   });
 
+  it("hold at most 64 MB in all: the chunk past it is refused (content_too_large), the session keeps the rest", async () => {
+    const session = sessionOf(await api.post("/api/v1/import_sessions", {}, { apiKey: user.writeKey }));
+    // Blank lines (a million of them per chunk) pad each chunk to 9.5 MB: seven fit in 64 MB, the eighth does not.
+    const padding = "\n".repeat(1_000_000) + " ".repeat(8_500_000);
+    for (let sequence = 1; sequence <= 7; sequence++) {
+      expect((await chunk(session.id, { sequence, raw_file_content: `${accountLine(randomUUID(), `Big ${sequence}`)}${padding}` })).status).toBe(201);
+    }
+    const over = await chunk(session.id, { sequence: 8, raw_file_content: `${accountLine(randomUUID(), "Too much")}${padding}` });
+    expect(over.status).toBe(422);
+    expect(over.body).toMatchObject({ error: "content_too_large", message: "Import session is too large. Maximum size is 64MB in all." });
+    const held = sessionOf(await api.get(`/api/v1/import_sessions/${session.id}`, { apiKey: user.readKey }));
+    expect(held.chunks_count).toBe(7);
+    expect(held.chunks[0]?.rows_count).toBe(1);
+  });
+
   it("answer 404 'Import session not found' to another family", async () => {
     const session = sessionOf(await api.post("/api/v1/import_sessions", {}, { apiKey: user.writeKey }));
     const stranger = await signUpUser(api, "stranger");

@@ -1,5 +1,6 @@
 /**
  * CSV as Ruby's CSV.generate writes it (Sure's exporter): "," between cells, "\n" after each row;
+ * here for header lines and rules.csv; data rows are written the same way in SQL (sql-format.ts):
  * a cell is quoted when it holds a comma, a double quote, CR or LF, inner quotes doubled; an
  * empty string is quoted ("") while nil is an empty cell (Ruby's quote_empty default).
  *

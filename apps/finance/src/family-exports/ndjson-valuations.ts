@@ -1,50 +1,23 @@
 import { Prisma } from "../generated/prisma/client";
-import { afterDateAndId, exportedAccount, keysetBatches, type ExportScope } from "./export-scope";
-import type { RecordSection } from "./sure-record";
-import { amountText, jsonTime } from "./sure-values";
+import { afterDateAndId, exportedAccount, type ExportScope } from "./export-scope";
+import { amountSql, jsonTimeSql } from "./sql-format";
+import { recordSection } from "./sure-record";
 
-interface ValuationRow {
-  id: string;
-  account_id: string;
-  date: string;
-  amount_cents: bigint;
-  currency: string;
-  name: string;
-  kind: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+const valuationRows = (scope: ExportScope, after: string[] | null, limit: number) => Prisma.sql`
+  SELECT e.date::text AS k0, e.id::text AS k1, e.id::text AS id, e.account_id::text AS account_id, e.amount_cents, e.currency, e.name,
+         coalesce(e.valuation_kind::text, 'reconciliation') AS kind, e.created_at, e.updated_at
+    FROM entries e
+    JOIN accounts a ON a.id = e.account_id
+   WHERE e.family_id = ${scope.familyId}::uuid AND e.kind = 'valuation' AND ${exportedAccount("a", scope.familyId)}
+         ${afterDateAndId("e", after)}
+   ORDER BY e.date, e.id
+   LIMIT ${limit}`;
 
-/** Valuation records (opening and current anchors, reconciliations), in date order; the entry's id is the valuation's id and entry_id. */
-export async function* valuationRecords(scope: ExportScope): RecordSection {
-  const batches = keysetBatches<ValuationRow>(
-    scope,
-    "all.ndjson:Valuation",
-    (after, limit) => Prisma.sql`
-      SELECT e.id::text AS id, e.account_id::text AS account_id, e.date::text AS date, e.amount_cents, e.currency, e.name,
-             e.valuation_kind::text AS kind, e.created_at, e.updated_at
-        FROM entries e
-        JOIN accounts a ON a.id = e.account_id
-       WHERE e.family_id = ${scope.familyId}::uuid AND e.kind = 'valuation' AND ${exportedAccount("a", scope.familyId)}
-             ${afterDateAndId("e", after)}
-       ORDER BY e.date, e.id
-       LIMIT ${limit}`,
-  );
-  for await (const rows of batches) {
-    yield rows.map((v) => ({
-      type: "Valuation",
-      data: {
-        id: v.id,
-        entry_id: v.id,
-        account_id: v.account_id,
-        date: v.date,
-        amount: amountText(v.amount_cents, v.currency),
-        currency: v.currency,
-        name: v.name,
-        kind: v.kind ?? "reconciliation",
-        created_at: jsonTime(v.created_at),
-        updated_at: jsonTime(v.updated_at),
-      },
-    }));
-  }
-}
+/** Valuation records (opening and current anchors, reconciliations) in date order; the entry's id is the valuation's id and entry_id. */
+export const valuationRecords = recordSection(
+  "Valuation",
+  2,
+  valuationRows,
+  Prisma.sql`r.id, r.id AS entry_id, r.account_id, r.k0 AS date, ${amountSql(Prisma.sql`r.amount_cents`, Prisma.sql`r.currency`)} AS amount,
+    r.currency, r.name, r.kind, ${jsonTimeSql(Prisma.sql`r.created_at`)} AS created_at, ${jsonTimeSql(Prisma.sql`r.updated_at`)} AS updated_at`,
+);

@@ -1,4 +1,4 @@
-import { countRows, type ExportScope } from "./export-scope";
+import { countRows, type ExportScope, type TextBatch } from "./export-scope";
 import { accountRecords, balanceRecords } from "./ndjson-accounts";
 import { budgetCategoryRecords, budgetRecords } from "./ndjson-budgets";
 import { categoryRecords, merchantRecords, tagRecords } from "./ndjson-catalog";
@@ -8,21 +8,24 @@ import { rejectedTransferRecords, transactionRecords, transferRecords } from "./
 import { valuationRecords } from "./ndjson-valuations";
 import { ruleBatches } from "./rule-export";
 import type { RecordSection } from "./sure-record";
-import { railsJson } from "./sure-values";
+import { railsEscape, railsJson } from "./sure-values";
 
-/** Rule records, version 1 of Sure's rule schema. */
-async function* ruleRecords(scope: ExportScope): RecordSection {
-  for await (const rules of ruleBatches(scope, "all.ndjson:Rule")) {
-    yield rules.map((rule) => ({ type: "Rule", version: 1, data: { ...rule } }));
-  }
-}
+/** Rule records, version 1 of Sure's rule schema (a family has at most a few hundred rules: built here, not in SQL). */
+const ruleRecords: RecordSection = {
+  type: "Rule",
+  async *batches(scope: ExportScope): AsyncGenerator<TextBatch> {
+    for await (const rules of ruleBatches(scope, "all.ndjson:Rule")) {
+      yield { text: rules.map((rule) => railsJson({ type: "Rule", version: 1, data: rule })).join("\n"), rows: rules.length };
+    }
+  },
+};
 
 /**
  * The record types in Sure's order, which is the order its importer needs: accounts before what
  * is in them, categories, tags and merchants before the transactions naming them, transactions
  * before the transfers pairing them, budgets before their categories.
  */
-export const NDJSON_SECTIONS: readonly ((scope: ExportScope) => RecordSection)[] = [
+export const NDJSON_SECTIONS: readonly RecordSection[] = [
   accountRecords,
   balanceRecords,
   categoryRecords,
@@ -40,13 +43,16 @@ export const NDJSON_SECTIONS: readonly ((scope: ExportScope) => RecordSection)[]
   ruleRecords,
 ];
 
-/** all.ndjson: one JSON record a line, lines joined by "\n" with none after the last (as Sure's lines.join("\n")). */
+/**
+ * all.ndjson: one JSON record a line, lines joined by "\n" with none after the last (as Sure's
+ * lines.join("\n")); <, > and & escaped as Rails' JSON encoder does.
+ */
 export async function* sureNdjson(scope: ExportScope): AsyncGenerator<string> {
   let first = true;
   for (const section of NDJSON_SECTIONS) {
-    for await (const records of section(scope)) {
-      countRows(scope, `all.ndjson:${records[0]!.type}`, records.length);
-      const text = records.map(railsJson).join("\n");
+    for await (const batch of section.batches(scope)) {
+      countRows(scope, `all.ndjson:${section.type}`, batch.rows);
+      const text = railsEscape(batch.text);
       yield first ? text : `\n${text}`;
       first = false;
     }

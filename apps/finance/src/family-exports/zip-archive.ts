@@ -8,5 +8,5 @@ import type { Archiver, ArchiverOptions } from "archiver";
  */
 const createArchive = (archiverModule as unknown as { default: (format: "zip", options?: ArchiverOptions) => Archiver }).default;
 
-/** A streaming ZIP writer; fast deflate, as the export is mostly repetitive text. */
+/** A streaming ZIP writer (zlib's default deflate level). */
 export const zipArchive = (): Archiver => createArchive("zip", { zlib: { level: 6 } });

@@ -10,6 +10,9 @@ const SESSION_VIEW = {
 
 const conflict = (message: string) => new AppError("import_session_conflict", { message });
 
+/** What one session may hold in all (chunks of 10 MB each): a client cannot park gigabytes in the database. */
+export const IMPORT_SESSION_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Sure's import sessions over finance's tables (import_sessions, import_session_chunks); a publish makes one SureImport of all chunks. */
 export function createImportSessionRepository(db: FinanceDb) {
   async function lockSession(tx: FinanceTx, familyId: string, id: string) {
@@ -76,6 +79,13 @@ export function createImportSessionRepository(db: FinanceDb) {
           }
           if (existing.checksum !== chunk.checksum) throw conflict("chunk already exists with different content");
           return;
+        }
+        const [held] = await tx.$queryRaw<{ bytes: bigint | null }[]>`
+          SELECT sum(octet_length(content)) AS bytes FROM import_session_chunks WHERE session_id = ${id}::uuid`;
+        if (Number(held?.bytes ?? 0) + Buffer.byteLength(chunk.content, "utf8") > IMPORT_SESSION_MAX_BYTES) {
+          throw new AppError("content_too_large", {
+            message: `Import session is too large. Maximum size is ${IMPORT_SESSION_MAX_BYTES / (1024 * 1024)}MB in all.`,
+          });
         }
         await tx.importSessionChunk.create({
           data: {

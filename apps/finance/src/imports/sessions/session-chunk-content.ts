@@ -3,7 +3,7 @@ import { AppError, IMPORT_CSV_LIMITS } from "@hearth/contracts";
 import { parseJsonLine } from "../ndjson/json-line";
 import { SURE_NDJSON_LIMITS } from "../ndjson/limits";
 import { INVALID_NDJSON_MESSAGE, MISSING_CONTENT_MESSAGE } from "../ndjson/ndjson-content-error";
-import { firstRecordLine, ndjsonLines, isBlankLine } from "../ndjson/ndjson-lines";
+import { firstRecordLine, isBlankLine } from "../ndjson/ndjson-lines";
 
 export interface CheckedChunk {
   content: string;
@@ -14,6 +14,15 @@ export interface CheckedChunk {
 }
 
 const MEGABYTE = 1024 * 1024;
+
+/** Whether text[start, end) holds only what Ruby's strip removes (as isBlankLine, without a slice). */
+function blankBetween(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (!(code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x00)) return false;
+  }
+  return true;
+}
 
 /**
  * A chunk as Sure's import_sessions#create_chunk takes it: content present, at most 10 MB, its first
@@ -37,15 +46,20 @@ export function checkChunk(content: string | undefined, fromFile: boolean): Chec
   }
   const records: Record<string, number> = {};
   let rowsCount = 0;
-  for (const line of ndjsonLines(content)) {
-    if (isBlankLine(line.text)) continue;
-    rowsCount += 1;
-    const value = parseJsonLine(line.text, SURE_NDJSON_LIMITS);
-    const type =
-      value.ok && typeof (value.value as { type?: unknown } | null)?.type === "string"
-        ? String((value.value as { type: string }).type).slice(0, 64)
-        : "unknown";
-    records[type] = (records[type] ?? 0) + 1;
+  // By index, slicing only lines with something on them: ten million empty lines must not cost ten million strings.
+  for (let start = 0; start < content.length;) {
+    const newline = content.indexOf("\n", start);
+    const end = newline === -1 ? content.length : newline;
+    if (!blankBetween(content, start, end)) {
+      rowsCount += 1;
+      const value = parseJsonLine(content.slice(start, end), SURE_NDJSON_LIMITS);
+      const type =
+        value.ok && typeof (value.value as { type?: unknown } | null)?.type === "string"
+          ? String((value.value as { type: string }).type).slice(0, 64)
+          : "unknown";
+      records[type] = (records[type] ?? 0) + 1;
+    }
+    start = end + 1;
   }
   return { content, checksum: createHash("sha256").update(content).digest("hex"), rowsCount, summary: { records } };
 }
