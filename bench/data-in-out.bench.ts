@@ -1,0 +1,159 @@
+// `npm run bench` (data in and out, issue 15) on the family of about a million transactions:
+// - a 10,000-row CSV import published, POST to complete (target < 5 s), against its preflight;
+// - the family's export, POST to completed, in rows per second (target >= 100,000 rows/s), against
+//   reading the same transactions in keyset batches with no archive; and the same export written by
+//   a process of its own (bench/export-process.ts), whose peak RSS is the exporting code's (< 300 MB);
+// - the family's reset, DELETE to status complete (target < 60 s), against one status read.
+// BENCH_LEDGER_PURCHASES (default 1,000,000) sizes the family.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { startLargeFamily } from "./large-family";
+import { saveSection, type BenchFigure } from "./report";
+
+const IMPORT_ROWS = 10_000;
+const fmt = (ms: number) => ms.toFixed(1).padStart(8);
+const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(0);
+
+const { system, db, family, transactions, stop } = await startLargeFamily("data-in-out");
+try {
+  const headers = { authorization: `Bearer ${family.token}`, "content-type": "application/json" };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${system.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench glue over untyped JSON answers
+    const json = (await res.json().catch(() => null)) as any;
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, intervalMs = 20): Promise<T> => {
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  };
+  const figures: BenchFigure[] = [];
+
+  // 1. A bank's CSV of 10,000 rows into a new account of the large family.
+  const account = await call("POST", "/api/v1/accounts", {
+    account: { name: "Imported checking", account_type: "depository", balance: "5000", opening_balance_date: "2024-01-01" },
+  });
+  const lines = ["date,amount,name,category,tags"];
+  for (let i = 0; i < IMPORT_ROWS; i++) {
+    const day = new Date(Date.UTC(2024, 0, 1) + (i % 700) * 86_400_000).toISOString().slice(0, 10);
+    lines.push(`${day},-${(i % 9000) + 1}.${String(i % 100).padStart(2, "0")},Shop ${i % 400},Imported ${i % 20},tag${i % 7}`);
+  }
+  const csv = lines.join("\n");
+  const request = { type: "TransactionImport", account_id: account.id, date_format: "%Y-%m-%d", raw_file_content: csv };
+  let started = performance.now();
+  await call("POST", "/api/v1/imports/preflight", request);
+  const preflightMs = performance.now() - started;
+  started = performance.now();
+  const created = await call("POST", "/api/v1/imports", { ...request, publish: "true" });
+  const imported = await until(
+    async () => (await call("GET", `/api/v1/imports/${created.data.id}`)).data,
+    (detail: { status: string; error?: string; result?: unknown }) => detail.status !== "importing" && detail.status !== "pending",
+  );
+  const importMs = performance.now() - started;
+  if (imported.status !== "complete") throw new Error(`import ended ${imported.status}: ${imported.error}`);
+  console.log(
+    `CSV import of ${IMPORT_ROWS} rows: ${fmt(importMs)} ms POST to complete (target < 5000 ms), preflight ${fmt(preflightMs)} ms; ${JSON.stringify(imported.result)}`,
+  );
+  figures.push({
+    name: `CSV import of ${IMPORT_ROWS.toLocaleString("en")} rows, POST (publish=true) to complete`,
+    value: importMs,
+    unit: "ms",
+    baseline: { name: "preflight of the same file", value: preflightMs },
+    goal: { text: "< 5000 ms", met: importMs < 5000 },
+  });
+
+  // 2. The export, against reading the same transactions in keyset batches.
+  started = performance.now();
+  let read = 0;
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const batch = await db.$queryRaw<{ id: string; name: string; amount_cents: bigint; date: Date }[]>`
+      SELECT id, name, amount_cents, date FROM entries WHERE family_id = ${family.familyId}::uuid AND id > ${after}::uuid ORDER BY id LIMIT 5000`;
+    if (batch.length === 0) break;
+    read += batch.length;
+    after = batch.at(-1)!.id;
+  }
+  const rawRate = read / ((performance.now() - started) / 1000);
+  started = performance.now();
+  const queued = await call("POST", "/api/v1/family_exports");
+  const exported = await until(
+    async () => (await call("GET", `/api/v1/family_exports/${queued.data.id}`)).data,
+    (detail: { status: string; file: { byte_size: number } }) => detail.status === "completed" || detail.status === "failed",
+    50,
+  );
+  const exportMs = performance.now() - started;
+  if (exported.status !== "completed") throw new Error("export failed");
+  const [stored] = await db.$queryRaw<{ rows: Record<string, number> }[]>`SELECT row_counts AS rows FROM family_exports WHERE id = ${queued.data.id}::uuid`;
+  const csvRows = Object.entries(stored?.rows ?? {})
+    .filter(([file]) => file.endsWith(".csv"))
+    .reduce((sum, [, count]) => sum + count, 0);
+  const ndjsonRows = Object.entries(stored?.rows ?? {})
+    .filter(([file]) => file.startsWith("all.ndjson"))
+    .reduce((sum, [, count]) => sum + count, 0);
+  const exportRate = (csvRows + ndjsonRows) / (exportMs / 1000);
+  console.log(
+    `export: ${csvRows.toLocaleString("en")} CSV rows + ${ndjsonRows.toLocaleString("en")} NDJSON records, ${mb(exported.file.byte_size)} MB, in ${fmt(exportMs)} ms = ${Math.round(exportRate).toLocaleString("en")} rows/s (target >= 100,000); raw keyset read ${Math.round(rawRate).toLocaleString("en")} rows/s`,
+  );
+  const child = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./export-process.ts", import.meta.url))], {
+    env: { ...process.env, EXPORT_DATABASE_URL: system.databaseUrls.finance, EXPORT_FAMILY_ID: family.familyId },
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (child.status !== 0) throw new Error(`export process failed: ${child.stderr}`);
+  const alone = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { ms: number; rows: number; bytes: number; baseRss: number; peakRss: number };
+  console.log(
+    `export in a process of its own: ${alone.rows.toLocaleString("en")} rows in ${fmt(alone.ms)} ms; RSS ${mb(alone.baseRss)} MB connected, ${mb(alone.peakRss)} MB at peak`,
+  );
+  figures.push({
+    name: "export of the family (CSV rows and NDJSON records written per second, POST to completed)",
+    value: exportRate,
+    unit: "rows/s",
+    baseline: { name: "keyset read of its entries, no archive", value: rawRate },
+    goal: { text: ">= 100,000 rows/s", met: exportRate >= 100_000 },
+  });
+  figures.push({
+    name: "peak RSS of a process writing the export (finance's database client and archive writer, run by tsx)",
+    value: alone.peakRss / (1024 * 1024),
+    unit: "MB",
+    baseline: { name: "the same process connected, before the export", value: alone.baseRss / (1024 * 1024) },
+    goal: { text: "< 300 MB", met: alone.peakRss < 300 * 1024 * 1024 },
+  });
+
+  // 3. The reset of the whole family.
+  started = performance.now();
+  await call("GET", "/api/v1/users/reset/status");
+  const statusMs = performance.now() - started;
+  started = performance.now();
+  await call("DELETE", "/api/v1/users/reset");
+  await until(
+    async () => (await call("GET", "/api/v1/users/reset/status")).status as string,
+    (status) => status === "complete",
+    100,
+  );
+  const resetMs = performance.now() - started;
+  console.log(
+    `reset of ${transactions.toLocaleString("en")} transactions: ${fmt(resetMs)} ms DELETE to complete (target < 60000 ms); one status read ${fmt(statusMs)} ms`,
+  );
+  figures.push({
+    name: `reset of the family (${transactions.toLocaleString("en")} transactions), DELETE to status complete`,
+    value: resetMs,
+    unit: "ms",
+    baseline: { name: "one GET /users/reset/status", value: statusMs },
+    goal: { text: "< 60000 ms", met: resetMs < 60_000 },
+  });
+
+  await saveSection({
+    id: "data-in-out",
+    title: "Data in and out: CSV import, family export, family reset on the large family",
+    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed), the whole system in this process, through the gateway with a bearer token. Each figure is timed from the request to the state the API reports (import complete, export completed, reset status complete).`,
+    figures,
+  });
+  if (figures.some((figure) => figure.goal && !figure.goal.met)) process.exitCode = 1;
+} finally {
+  await stop();
+}
