@@ -29,6 +29,7 @@ import { DEFAULT_FAMILY_EXPORT_WORKER, createFamilyExportWorker, type FamilyExpo
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
+import { createProviderConnectionsModule, type ProviderConnectionOptions } from "./provider-connections/provider-connections-module";
 import { createRecurringModule, type RecurringScanOptions } from "./recurring/recurring-module";
 import { createRulesModule } from "./rules/rules-module";
 import { createSyncHandlers } from "./syncs/sync-handlers";
@@ -67,6 +68,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   familyExportWorker?: Partial<FamilyExportWorkerOptions>;
   /** How the import worker polls and holds a publish (tests shorten it). */
   importWorker?: Partial<ImportWorkerOptions>;
+  /** Provider connections: which bridge addresses are reached (PROVIDER_ALLOW_PRIVATE_HOSTS), timeouts, and how their worker polls. */
+  providerConnections?: Partial<ProviderConnectionOptions>;
 };
 
 /**
@@ -96,6 +99,7 @@ export function createFinanceService(deps: FinanceDeps) {
   const importRepository = createImportRepository(db);
   const importWorker = createImportWorker(db, importRepository, deps.log, { ...DEFAULT_IMPORT_WORKER, ...deps.importWorker });
   const exportWorker = createFamilyExportWorker(db, familyExports, deps.log, { ...DEFAULT_FAMILY_EXPORT_WORKER, ...deps.familyExportWorker });
+  const providers = createProviderConnectionsModule(db, deps.log, deps.internalAuthSecret, deps.providerConnections);
   const router = buildServiceRouter(
     "finance",
     {
@@ -119,6 +123,7 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createImportHandlers(importRepository, familyCurrency, () => importWorker.poke()),
       ...createImportSessionHandlers(createImportSessionRepository(db), () => importWorker.poke()),
       ...createBudgetHandlers(createBudgetRepository(db, (familyId) => settings.get(familyId))),
+      ...providers.handlers,
     },
     {
       ...createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
@@ -144,15 +149,17 @@ export function createFinanceService(deps: FinanceDeps) {
     ruleRunWorker: rules.worker,
     exportWorker,
     importWorker,
+    providerSyncWorker: providers.worker,
     start: async () => {
       await worker.start();
       await recurring.worker.start();
       await rules.worker.start();
       exportWorker.start();
       importWorker.start();
+      providers.worker.start();
     },
     stop: async () => {
-      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop(), exportWorker.stop(), importWorker.stop()]);
+      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop(), exportWorker.stop(), importWorker.stop(), providers.worker.stop()]);
     },
   };
 }

@@ -8,4 +8,13 @@ export const FinanceEnvSchema = serviceEnvSchema(FINANCE_DEFAULT_PORT).extend({
    * Off by default: a deployment has no use for it, so no internal token can reach it there.
    */
   LEDGER_IMPORT: z.enum(["on", "off"]).default("off"),
+  /**
+   * `true` lets provider connections (SimpleFIN Bridge) reach plain http and loopback or private
+   * addresses: for tests and a bridge on the operator's own network. Off, only https URLs of public
+   * addresses are reached; link-local and cloud metadata addresses are refused either way.
+   */
+  PROVIDER_ALLOW_PRIVATE_HOSTS: z
+    .enum(["true", "false"], { message: 'must be "true" or "false"' })
+    .default("false")
+    .transform((value) => value === "true"),
 });

@@ -9,5 +9,11 @@ await runService({
   migrationsDir: MIGRATIONS_DIR,
   createDb: createFinanceDb,
   createParts: ({ config, db, log }) =>
-    createFinanceService({ db, log, internalAuthSecret: config.INTERNAL_AUTH_SECRET, ledgerImport: config.LEDGER_IMPORT === "on" }),
+    createFinanceService({
+      db,
+      log,
+      internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+      ledgerImport: config.LEDGER_IMPORT === "on",
+      providerConnections: { allowPrivateHosts: config.PROVIDER_ALLOW_PRIVATE_HOSTS },
+    }),
 });

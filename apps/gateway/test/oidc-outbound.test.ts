@@ -1,6 +1,6 @@
 import type { LookupAddress } from "node:dns";
 import { afterEach, describe, expect, it } from "vitest";
-import { classifyAddress } from "../src/net/address-classes";
+import { classifyAddress } from "@hearth/service-kit";
 import { createOidcClient, type OidcError } from "../src/identity/sso/oidc-client";
 import { json, sendHugeIssuer, startStubServer, type StubServer } from "./stub-server";
 

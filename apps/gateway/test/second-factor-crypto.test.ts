@@ -1,6 +1,6 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
-import { createSecretBox } from "../src/crypto/secret-box";
+import { createSecretBox } from "@hearth/service-kit";
 import { totp } from "../src/identity/mfa/totp";
 
 describe("secret box", () => {

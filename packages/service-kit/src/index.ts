@@ -48,3 +48,16 @@ export {
   LATENCY_BUCKETS,
   type Sample,
 } from "./metrics";
+export { createSecretBox, type SecretBox } from "./crypto/secret-box";
+export {
+  createOutboundHttp,
+  OutboundRefused,
+  OutboundFailed,
+  OutboundTooLarge,
+  MAX_URL_LENGTH,
+  type OutboundHttp,
+  type OutboundPolicy,
+  type OutboundRequest,
+  type OutboundResponse,
+} from "./net/outbound-http";
+export { classifyAddress, refusalOf, addressRefusal, type AddressClass } from "./net/address-classes";

@@ -101,7 +101,17 @@ export async function startSystem(options: StartSystemOptions) {
   const auditGroupId = options.auditConsumerGroupId ?? `hearth-audit-test-${randomBytes(4).toString("hex")}`;
   if (options.kafkaBrokers && !options.auditConsumerGroupId) await startGroupAtEnd(options.kafkaBrokers, auditGroupId);
   const services = {
-    finance: new ServiceHandle("finance", createFinanceService({ db: db.finance, log, internalAuthSecret, ledgerImport: options.ledgerImport ?? false })),
+    finance: new ServiceHandle(
+      "finance",
+      createFinanceService({
+        db: db.finance,
+        log,
+        internalAuthSecret,
+        ledgerImport: options.ledgerImport ?? false,
+        // Test bridges (SimpleFIN) listen on loopback over plain http, as the test OpenID provider does.
+        providerConnections: { allowPrivateHosts: true },
+      }),
+    ),
     chat: new ServiceHandle("chat", createChatService({ db: db.chat, log, internalAuthSecret })),
     notifications: new ServiceHandle("notifications", createNotificationsService({ db: db.notifications, log, internalAuthSecret })),
     audit: new ServiceHandle(

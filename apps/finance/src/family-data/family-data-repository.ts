@@ -10,6 +10,9 @@ import { bumpLedgerVersion } from "../ledger/ledger-version";
  * and budget lines go by cascade.
  */
 const FINANCIAL_TABLES = [
+  "provider_syncs",
+  "provider_accounts",
+  "provider_connections",
   "family_exports",
   "imports",
   "import_sessions",
@@ -66,6 +69,8 @@ export function createFamilyDataRepository(db: FinanceDb) {
           (SELECT count(*) FROM imports, fam WHERE family_id = fam.id) AS imports,
           (SELECT count(*) FROM import_sessions, fam WHERE family_id = fam.id) AS import_sessions,
           (SELECT count(*) FROM import_rows r JOIN imports i ON i.id = r.import_id, fam WHERE i.family_id = fam.id) AS import_rows,
+          (SELECT count(*) FROM provider_connections, fam WHERE family_id = fam.id) AS provider_items,
+          (SELECT count(*) FROM provider_accounts, fam WHERE family_id = fam.id AND account_id IS NOT NULL) AS account_providers,
           (SELECT count(*) FROM accounts, fam WHERE family_id = fam.id) AS accounts,
           (SELECT count(*) FROM entries, fam WHERE family_id = fam.id) AS entries,
           (SELECT count(*) FROM entries, fam WHERE family_id = fam.id AND kind = 'transaction') AS transactions,

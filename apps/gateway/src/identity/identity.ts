@@ -1,6 +1,5 @@
-import type { Logger } from "@hearth/service-kit";
+import { createSecretBox, type Logger } from "@hearth/service-kit";
 import { signingKeysOf, type GatewayConfig } from "../config";
-import { createSecretBox } from "../crypto/secret-box";
 import type { IdentityDb } from "../db";
 import type { RateLimiter } from "../http/rate-limiter";
 import { createApiKeyHandlers } from "./api-keys/api-key-handlers";

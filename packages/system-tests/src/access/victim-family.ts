@@ -48,6 +48,22 @@ async function completedExport(api: ApiClient, key: { apiKey: string }): Promise
   return id;
 }
 
+/**
+ * A SimpleFIN connection whose bridge nothing answers (port 9 of this machine refuses at once),
+ * waited for until its first sync failed: it stays as it is while compared.
+ */
+async function providerConnection(api: ApiClient, key: { apiKey: string }): Promise<string> {
+  const body = { provider_connection: { provider: "simplefin", access_url: "http://victim:bridge-secret@127.0.0.1:9/simplefin" } };
+  const id = idOf("provider connection", await api.post("/api/v1/provider_connections", body, key));
+  await eventually(async () => {
+    const list = await api.get("/api/v1/provider_connections", key);
+    const connection = (list.body?.data as { id: string; sync: { syncing: boolean; latest: { status: string } | null } }[]).find((each) => each.id === id);
+    if (connection?.sync.syncing !== false || connection.sync.latest?.status !== "failed")
+      throw new Error(`provider connection: ${JSON.stringify(connection)}`);
+  });
+  return id;
+}
+
 async function syncsSettled(api: ApiClient, key: { apiKey: string }): Promise<void> {
   await eventually(async () => {
     const latest = await api.get("/api/v1/syncs/latest", key);
@@ -191,6 +207,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   const sso = await ssoRecords(api, idp, admin.accessToken);
   await syncsSettled(api, key);
   const familyExport = await completedExport(api, key);
+  const connection = await providerConnection(api, key);
   const importSession = idOf("import session", await api.post("/api/v1/import_sessions", { expected_chunks: 2 }, key));
   // Left unpublished: reading it back later finds it unchanged.
   const csvImport = idOf(
@@ -239,6 +256,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
       family_exports: { id: familyExport, owner },
       imports: { id: csvImport, owner },
       import_sessions: { id: importSession, owner },
+      provider_connections: { id: connection, owner },
     },
   };
 }

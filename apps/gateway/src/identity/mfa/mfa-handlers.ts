@@ -1,5 +1,5 @@
 import { AppError } from "@hearth/contracts";
-import type { SecretBox } from "../../crypto/secret-box";
+import type { SecretBox } from "@hearth/service-kit";
 import type { WithIdentityEvents } from "../audit/identity-events";
 import type { LoginThrottle } from "../auth/login-throttle";
 import { requireActor, type LocalHandler } from "../local-handlers";

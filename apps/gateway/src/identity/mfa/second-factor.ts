@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
+import type { SecretBox } from "@hearth/service-kit";
 import type { IdentityTx } from "../../db";
-import type { SecretBox } from "../../crypto/secret-box";
 import type { MfaRepository } from "./mfa-repository";
 import { totp } from "./totp";
 

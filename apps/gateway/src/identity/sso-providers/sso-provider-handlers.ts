@@ -1,6 +1,5 @@
 import { AppError, type Actor, type AuditChanges, type AuditEventType } from "@hearth/contracts";
-import { isUniqueViolation } from "@hearth/service-kit";
-import type { SecretBox } from "../../crypto/secret-box";
+import { isUniqueViolation, type SecretBox } from "@hearth/service-kit";
 import { FILTERED, type EventRequestFacts } from "../audit/identity-event";
 import type { Transaction, WithIdentityEvents } from "../audit/identity-events";
 import { requireActor, type LocalHandler } from "../local-handlers";

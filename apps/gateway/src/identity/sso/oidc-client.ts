@@ -1,8 +1,8 @@
 import { trimTrailing } from "@hearth/contracts";
+import { MAX_URL_LENGTH, OutboundRefused, OutboundTooLarge, createOutboundHttp, type OutboundPolicy, type OutboundResponse } from "@hearth/service-kit";
 import { createHash } from "node:crypto";
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type FetchImplementation, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { z } from "zod";
-import { MAX_URL_LENGTH, OutboundRefused, OutboundTooLarge, createOutboundHttp, type OutboundPolicy, type OutboundResponse } from "../../net/outbound-http";
 
 const TIMEOUT_MS = 5000;
 const DISCOVERY_TTL_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 import { AppError, routes, type AuditEventType, type InputOf } from "@hearth/contracts";
-import type { SecretBox } from "../../crypto/secret-box";
+import type { SecretBox } from "@hearth/service-kit";
 import { randomSecret, sha256 } from "../../crypto/secrets";
 import type { WithIdentityEvents } from "../audit/identity-events";
 import type { RequestFacts } from "../local-handlers";

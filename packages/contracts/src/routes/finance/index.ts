@@ -11,6 +11,7 @@ import { holdingsRoutes } from "./holdings";
 import { importSessionsRoutes } from "./import-sessions";
 import { importsRoutes } from "./imports";
 import { merchantsRoutes } from "./merchants";
+import { providerConnectionsRoutes } from "./provider-connections";
 import { recurringTransactionsRoutes } from "./recurring-transactions";
 import { rejectedTransfersRoutes } from "./rejected-transfers";
 import { ruleRunsRoutes } from "./rule-runs";
@@ -51,4 +52,5 @@ export const financeRoutes = {
   ...recurringTransactionsRoutes,
   ...budgetsRoutes,
   ...budgetCategoriesRoutes,
+  ...providerConnectionsRoutes,
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressRefusal, classifyAddress } from "../src/net/address-classes";
+import { addressRefusal, classifyAddress } from "../../src/net/address-classes";
 
 const kindOf = (address: string) => classifyAddress(address).kind;
 

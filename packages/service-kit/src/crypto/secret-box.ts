@@ -3,12 +3,16 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 const VERSION = "v1";
 
 /**
- * Secrets the gateway must read back (TOTP seeds, SSO client secrets) are sealed with
- * AES-256-GCM under a key derived from SECRETS_ENCRYPTION_KEY; low-entropy one-time codes
+ * Secrets a service must read back (the gateway's TOTP seeds and SSO client secrets, finance's
+ * bank-bridge credentials) are sealed with AES-256-GCM under a key derived with HKDF from the
+ * service's master secret (the gateway's SECRETS_ENCRYPTION_KEY); low-entropy one-time codes
  * (MFA backup codes) are stored as a keyed HMAC, so a stolen database alone cannot test guesses.
+ * `purpose` separates the keys of different uses of one master secret; without it the keys are
+ * the gateway's as they always were (what it sealed stays readable).
  */
-export function createSecretBox(masterKey: string) {
-  const derive = (label: string) => Buffer.from(hkdfSync("sha256", masterKey, Buffer.alloc(0), `hearth:${label}`, 32));
+export function createSecretBox(masterKey: string, purpose?: string) {
+  const scope = purpose ? `${purpose}:` : "";
+  const derive = (label: string) => Buffer.from(hkdfSync("sha256", masterKey, Buffer.alloc(0), `hearth:${scope}${label}`, 32));
   const sealKey = derive("seal");
   const macKey = derive("fingerprint");
 

@@ -7,7 +7,7 @@ import { classifyAddress, refusalOf, type AddressClass } from "./address-classes
 
 /** Where server-side requests to addresses that users configure may go. */
 export interface OutboundPolicy {
-  /** Loopback and private networks are reachable (SSO_ALLOW_PRIVATE_ISSUERS); link-local, metadata and the like never are. */
+  /** Loopback and private networks are reachable (an operator's flag, e.g. SSO_ALLOW_PRIVATE_ISSUERS); link-local, metadata and the like never are. */
   allowPrivateAddresses: boolean;
   /** Only https URLs (production). */
   httpsOnly: boolean;
@@ -21,7 +21,7 @@ export interface OutboundPolicy {
 export class OutboundRefused extends Error {
   constructor(
     message: string,
-    /** Refused only for being private: SSO_ALLOW_PRIVATE_ISSUERS would allow it. */
+    /** Refused only for being private: the policy's allowPrivateAddresses would allow it. */
     readonly privateAddress = false,
   ) {
     super(message);
@@ -71,8 +71,8 @@ export const MAX_URL_LENGTH = 2048;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * HTTP(S) requests to URLs that users (family admins) or third parties (SSO providers) chose,
- * made so that they cannot reach the gateway's own network: every address a host name resolves
+ * HTTP(S) requests to URLs that users (family admins) or third parties (SSO providers, bank
+ * bridges) chose, made so that they cannot reach the service's own network: every address a host name resolves
  * to is checked, and the connection goes to a checked address (the check is the socket's DNS
  * lookup, so a second, different DNS answer cannot slip in between). Redirects are checked the
  * same way; answers are capped in bytes while they stream, and every exchange has a deadline.

@@ -1,0 +1,46 @@
+import type { LookupAddress } from "node:dns";
+import { createSecretBox, type Logger } from "@hearth/service-kit";
+import type { FinanceDb } from "../db";
+import { createProviderConnectionHandlers } from "./provider-connection-handlers";
+import { createProviderConnectionRepository } from "./provider-connection-repository";
+import { createProviderSyncQueries } from "./provider-sync-queries";
+import { DEFAULT_PROVIDER_SYNC_WORKER, createProviderSyncWorker, type ProviderSyncWorkerOptions } from "./provider-sync-worker";
+import { createSimplefinClient, type SimplefinClientOptions } from "./simplefin-client";
+import { createCredentialStore } from "./simplefin-credentials";
+
+export interface ProviderConnectionOptions extends ProviderSyncWorkerOptions, Omit<SimplefinClientOptions, "resolveHost"> {
+  /** Every address of a host name; the system resolver unless set (tests answer their own). */
+  resolveHost?: (hostname: string) => Promise<LookupAddress[]>;
+}
+
+export const DEFAULT_PROVIDER_CONNECTIONS: ProviderConnectionOptions = {
+  ...DEFAULT_PROVIDER_SYNC_WORKER,
+  allowPrivateHosts: false,
+  claimTimeoutMs: 15_000,
+  fetchTimeoutMs: 60_000,
+  maxResponseBytes: 20 * 1024 * 1024,
+};
+
+/** The HKDF purpose of the key that seals bridge credentials (finance's only use of its internal auth secret for sealing). */
+const CREDENTIALS_KEY_PURPOSE = "finance:provider-credentials";
+
+/**
+ * Provider connections wired on the database: their procedures and the background worker that
+ * syncs them. Credentials are sealed under a key derived from the internal auth secret: rotating
+ * that secret leaves stored credentials unreadable (their connections then need new ones).
+ */
+export function createProviderConnectionsModule(db: FinanceDb, log: Logger, internalAuthSecret: string, overrides: Partial<ProviderConnectionOptions> = {}) {
+  const options = { ...DEFAULT_PROVIDER_CONNECTIONS, ...overrides };
+  const credentials = createCredentialStore(createSecretBox(internalAuthSecret, CREDENTIALS_KEY_PURPOSE));
+  const bridge = createSimplefinClient(options);
+  const worker = createProviderSyncWorker({ db, queries: createProviderSyncQueries(db), bridge, credentials, log, options });
+  return {
+    handlers: createProviderConnectionHandlers({
+      connections: createProviderConnectionRepository(db),
+      credentials,
+      checkDestination: (url) => bridge.checkDestination(url),
+      queued: () => worker.poke(),
+    }),
+    worker,
+  };
+}
