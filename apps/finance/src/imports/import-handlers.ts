@@ -13,6 +13,7 @@ import type { ImportRepository, StoredRow } from "./import-repository";
 import { toImportDetail, toImportSummary, toRowDiagnostic } from "./import-resource";
 import { ImportParseError, preflightCsvImport, readCsvImport } from "./parsing";
 import { PUBLISHERS } from "./publish/publishers";
+import { createStatementImport, isStatementFileType, preflightStatementImport } from "./statement-files/statement-upload";
 import { createSureImport, preflightSureImport } from "./sure-import-upload";
 
 type Handlers = Pick<
@@ -81,6 +82,12 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
         const id = await createSureImport(imports, familyId, upload, { currency: await familyCurrency(familyId), publish: publish === true, queued });
         return { data: toImportDetail(await findImport(familyId, id)) };
       }
+      if (isStatementFileType(type)) {
+        const upload = { type, content, filename: input.filename, contentType: input.content_type, accountId, config: params as ImportConfig };
+        const currency = (await accountCurrency(familyId, accountId)) ?? (await familyCurrency(familyId));
+        const id = await createStatementImport(imports, familyId, upload, { currency, today: today(), publish: publish === true, queued });
+        return { data: toImportDetail(await findImport(familyId, id)) };
+      }
       if (!isCsvType(type)) throw AppError.validation([`${type} imports are not supported yet: send CSV content with a CSV import type`]);
       if (content === undefined || content === "") throw new AppError("missing_content");
       if (Buffer.byteLength(content, "utf8") > IMPORT_CSV_LIMITS.maxBytes) {
@@ -130,6 +137,10 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
     "imports.preflight": async ({ ctx, input }) => {
       const { type = "TransactionImport", account_id: accountId, raw_file_content: content, filename, content_type: contentType, ...params } = input;
       if (type === "SureImport") return { data: preflightSureImport({ content, filename, contentType }, await familyCurrency(ctx.actor.familyId)) };
+      if (isStatementFileType(type)) {
+        const currency = (await accountCurrency(ctx.actor.familyId, accountId)) ?? (await familyCurrency(ctx.actor.familyId));
+        return { data: preflightStatementImport({ type, content, filename, contentType }, params, { currency, today: today() }) };
+      }
       if (!isCsvType(type)) throw AppError.validation([`type must be one of: ${CSV_IMPORT_TYPES.join(", ")}`]);
       if (content === undefined || content === "") throw new AppError("missing_content");
       await accountCurrency(ctx.actor.familyId, accountId);

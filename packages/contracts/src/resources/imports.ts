@@ -4,8 +4,18 @@ import { PageMetaSchema } from "./rules";
 
 // ---------------------------------------------------------------- types and limits
 
-/** The import types Hearth serves: Sure's CSV imports, and its NDJSON export (SureImport). */
-export const IMPORT_TYPES = ["TransactionImport", "TradeImport", "AccountImport", "CategoryImport", "RuleImport", "MerchantImport", "SureImport"] as const;
+/** The import types Hearth serves: Sure's CSV imports, its NDJSON export (SureImport), its QIF files (QifImport) and ours, OFX/QFX files (OfxImport). */
+export const IMPORT_TYPES = [
+  "TransactionImport",
+  "TradeImport",
+  "AccountImport",
+  "CategoryImport",
+  "RuleImport",
+  "MerchantImport",
+  "SureImport",
+  "QifImport",
+  "OfxImport",
+] as const;
 export type ImportType = (typeof IMPORT_TYPES)[number];
 
 /** The types whose content is a CSV table read with an ImportConfig. */

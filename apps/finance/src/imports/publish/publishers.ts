@@ -3,6 +3,7 @@ import type { FinanceTx } from "../../db";
 import { publishAccountImport } from "./account-import-publisher";
 import { publishCategoryImport } from "./category-import-publisher";
 import { publishMerchantImport } from "./merchant-import-publisher";
+import { publishQifImport } from "../qif/qif-publisher";
 import { publishRuleImport } from "./rule-import-publisher";
 import { publishSureImport } from "./sure-import-publisher";
 import { publishTradeImport } from "./trade-import-publisher";
@@ -23,6 +24,8 @@ export const PUBLISHERS: Partial<Record<ImportType, Publisher>> = {
   MerchantImport: async (tx, target, onProgress) => ({ ...(await publishMerchantImport(tx, target, onProgress)) }),
   RuleImport: async (tx, target, onProgress) => ({ ...(await publishRuleImport(tx, target, onProgress)) }),
   SureImport: publishSureImport,
+  OfxImport: async (tx, target, onProgress) => ({ ...(await publishTransactionImport(tx, target, onProgress)) }),
+  QifImport: async (tx, target, onProgress) => ({ ...(await publishQifImport(tx, target, onProgress)) }),
 };
 
 export function publisherOf(type: string): Publisher | undefined {

@@ -15,13 +15,27 @@ import {
 } from "../../resources/imports";
 import type { FileUpload } from "../../route";
 
-/** Sure's Import::ALLOWED_CSV_MIME_TYPES and SureImport's NDJSON types. */
+/** Sure's Import::ALLOWED_CSV_MIME_TYPES, SureImport's NDJSON types, and the OFX/QFX and QIF types (QFX is OFX; both are often sent as text/plain). */
 const IMPORT_FILE: FileUpload = {
   field: "file",
   contentField: "raw_file_content",
   maxBytes: IMPORT_CSV_LIMITS.maxBytes,
-  mediaTypes: ["text/csv", "text/plain", "application/vnd.ms-excel", "application/csv", "application/x-ndjson", "application/ndjson", "application/json"],
-  extensions: [".csv", ".ndjson", ".json"],
+  mediaTypes: [
+    "text/csv",
+    "text/plain",
+    "application/vnd.ms-excel",
+    "application/csv",
+    "application/x-ndjson",
+    "application/ndjson",
+    "application/json",
+    "application/x-ofx",
+    "application/ofx",
+    "application/vnd.intu.qfx",
+    "application/x-qfx",
+    "application/qif",
+    "application/x-qif",
+  ],
+  extensions: [".csv", ".ndjson", ".json", ".ofx", ".qfx", ".qif"],
   jsonLimitBytes: IMPORT_JSON_LIMIT_BYTES,
 };
 

@@ -1,0 +1,94 @@
+import { StatementFileError } from "../statement-files/statement-file-error";
+
+/** The caps one QIF file is read under: a hostile file fails with a clear error, in time linear in its size. */
+export const QIF_LIMITS = { maxLineLength: 32_768 } as const;
+
+/** Sections that describe rather than list an account's transactions (Sure's QifParser skips the first four when it picks the account's). */
+const METADATA_SECTIONS = new Set(["tag", "cat", "security", "prices", "class", "memorized", "invoice"]);
+
+/** One record of a transaction section (the lines up to "^"): its fields by code, the last of a code winning as in Sure. */
+export interface QifRecord {
+  fields: Map<string, string>;
+  /** It has split lines (S, then $ and E: a category, amount and memo each); Sure's "_split". */
+  split: boolean;
+}
+
+export interface QifScan {
+  /** The "!Type:" headers met, in order, as written after the colon. */
+  types: string[];
+  /** The type of the first transaction section ("Bank", "CCard", ...), or null. */
+  accountType: string | null;
+  /** Transaction sections in the file (each an account's transactions). */
+  transactionSections: number;
+  /** The first transaction section's records, in order, up to the cap. */
+  records: QifRecord[];
+  /** Its records in all. */
+  recordCount: number;
+}
+
+/**
+ * Calls `visit` with each line of `text` (CRLF, LF or CR ends one) and its number, without
+ * splitting the text into an array; a line past the cap makes the file unreadable.
+ */
+function forEachLine(text: string, visit: (line: string, number: number) => void): void {
+  let number = 0;
+  let at = 0;
+  while (at < text.length) {
+    let end = at;
+    while (end < text.length && text[end] !== "\n" && text[end] !== "\r") end++;
+    number++;
+    if (end - at > QIF_LIMITS.maxLineLength) {
+      throw new StatementFileError("invalid_file_type", `The QIF file could not be read: line ${number} is longer than ${QIF_LIMITS.maxLineLength} characters`);
+    }
+    visit(text.slice(at, end), number);
+    at = end + (text[end] === "\r" && text[end + 1] === "\n" ? 2 : 1);
+  }
+}
+
+/**
+ * The sections of a QIF file, as Sure's QifParser reads them: a "!Type:" header opens a section,
+ * any header ("!Type:", "!Account", "!Option:...") ends one; a line is a field code (its first
+ * character) and a value (the rest, trimmed); "^" ends a record. The account's transactions
+ * are the first section that lists some (not Tag, Cat, Security or Prices). Only `maxRecords`
+ * of its records are kept; the rest are counted.
+ */
+export function scanQif(text: string, maxRecords: number): QifScan {
+  const scan: QifScan = { types: [], accountType: null, transactionSections: 0, records: [], recordCount: 0 };
+  let inAccountSection = false;
+  let current: QifRecord = { fields: new Map(), split: false };
+  const endRecord = () => {
+    if (current.fields.size === 0) return;
+    scan.recordCount++;
+    if (scan.records.length < maxRecords) scan.records.push(current);
+    current = { fields: new Map(), split: false };
+  };
+
+  forEachLine(text, (raw) => {
+    const line = raw.trim();
+    if (line === "") return;
+    if (line.startsWith("!")) {
+      if (inAccountSection) endRecord();
+      inAccountSection = false;
+      if (line.slice(0, 6).toLowerCase() !== "!type:") return;
+      const type = line.slice(6).trim();
+      scan.types.push(type);
+      if (METADATA_SECTIONS.has(type.toLowerCase())) return;
+      scan.transactionSections++;
+      if (scan.accountType === null) {
+        scan.accountType = type;
+        inAccountSection = true;
+      }
+      return;
+    }
+    if (!inAccountSection) return;
+    if (line === "^") {
+      endRecord();
+      return;
+    }
+    const code = line[0]!;
+    if (code === "S") current.split = true;
+    current.fields.set(code, line.slice(1).trim());
+  });
+  if (inAccountSection) endRecord();
+  return scan;
+}
