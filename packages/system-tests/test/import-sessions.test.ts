@@ -90,6 +90,36 @@ describe("import sessions", () => {
     expect((await chunk(session.id, { sequence: 1, raw_file_content: first })).body).toMatchObject({ error: "import_session_conflict" });
   });
 
+  it("count records of made-up types as unsupported, whatever their name (a type named constructor was a 500)", async () => {
+    const session = sessionOf(await api.post("/api/v1/import_sessions", {}, { apiKey: user.writeKey }));
+    const lines = ["constructor", "toString", "__proto__", "Whatever"].map((type) => JSON.stringify({ type, data: {} }));
+    const res = await chunk(session.id, { sequence: 1, raw_file_content: [accountLine(randomUUID(), "Real"), ...lines].join("\n") });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const shown = sessionOf(await api.get(`/api/v1/import_sessions/${session.id}`, { apiKey: user.readKey }));
+    expect(shown.summary).toEqual({ records: { Account: 1, unsupported: 4 } });
+    const preflight = await api.post(
+      "/api/v1/imports/preflight",
+      { type: "SureImport", raw_file_content: [accountLine(randomUUID(), "Real"), JSON.stringify({ type: "toString", data: {} })].join("\n") },
+      { apiKey: user.readKey },
+    );
+    expect(preflight.status, JSON.stringify(preflight.body)).toBe(200);
+    expect(preflight.body.data.valid).toBe(false);
+  });
+
+  it("take a chunk as a multipart file too ('create_chunk accepts file upload')", async () => {
+    const session = sessionOf(await api.post("/api/v1/import_sessions", {}, { apiKey: user.writeKey }));
+    const form = new FormData();
+    form.set("sequence", "1");
+    form.set("file", new Blob([accountLine(randomUUID(), "Uploaded")], { type: "application/x-ndjson" }), "part-1.ndjson");
+    const res = await fetch(`${system.url}/api/v1/import_sessions/${session.id}/chunks`, {
+      method: "POST",
+      headers: { "x-api-key": user.writeKey },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    expect(sessionOf({ body: await res.json() }).chunks).toMatchObject([{ sequence: 1, rows_count: 1 }]);
+  });
+
   it("refuse content Sure refuses: none, not NDJSON, too large ('create_chunk rejects invalid content')", async () => {
     const session = sessionOf(await api.post("/api/v1/import_sessions", {}, { apiKey: user.writeKey }));
     expect((await chunk(session.id, { sequence: 1 })).body).toMatchObject({ error: "missing_content" });

@@ -148,6 +148,22 @@ describe("POST /api/v1/imports", () => {
     }
   });
 
+  it("fails when the import's account was deleted after the upload, writing nothing", async () => {
+    const doomed = await api.post("/api/v1/accounts", { account: { name: "Soon gone", account_type: "depository", balance: "0" } }, { apiKey: user.writeKey });
+    const uploaded = await api.post(
+      "/api/v1/imports",
+      { type: "TransactionImport", account_id: doomed.body.id, date_format: "%Y-%m-%d", raw_file_content: "date,amount,name\n2026-03-10,-1.00,Orphan" },
+      { apiKey: user.writeKey },
+    );
+    expect((await api.delete(`/api/v1/accounts/${doomed.body.id}`, { apiKey: user.writeKey })).status).toBe(200);
+    expect((await api.post(`/api/v1/imports/${uploaded.body.data.id}/publish`, {}, { apiKey: user.writeKey })).status).toBe(202);
+    await eventually(async () => {
+      const detail = (await api.get(`/api/v1/imports/${uploaded.body.data.id}`, { apiKey: user.readKey })).body.data;
+      expect(detail).toMatchObject({ status: "failed", error: "The import's account no longer exists" });
+    });
+    expect(await system.db.finance.entry.count({ where: { importId: uploaded.body.data.id } })).toBe(0);
+  });
+
   it("fails with a clear error when a row names an account the family does not have", async () => {
     const res = await api.post(
       "/api/v1/imports",
@@ -187,6 +203,22 @@ describe("POST /api/v1/imports", () => {
     const tooLarge = await fetch(`${system.url}/api/v1/imports`, { method: "POST", headers: { "x-api-key": user.writeKey }, body: big });
     expect(tooLarge.status).toBe(422);
     expect(await tooLarge.json()).toMatchObject({ error: "file_too_large", message: "File is too large. Maximum size is 10MB." });
+  });
+
+  it("reads no large body before the credential is checked: an anonymous 20 MB body is a 401, never parsed (was a 400 'Malformed JSON')", async () => {
+    const anonymous = await fetch(`${system.url}/api/v1/imports`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{${"x".repeat(20 * 1024 * 1024)}`,
+    });
+    expect(anonymous.status).toBe(401);
+    // With a credential the route's own limit applies: the same malformed body is read, and refused as such.
+    const signed = await fetch(`${system.url}/api/v1/imports`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": user.writeKey },
+      body: `{${"x".repeat(1024)}`,
+    });
+    expect(signed.status).toBe(400);
   });
 
   it("answers Sure's errors for missing or oversized content and needs write scope", async () => {

@@ -1,14 +1,13 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
-import { routes, type RouteDef } from "@hearth/contracts";
 import { metricsTokenOf, type Logger } from "@hearth/service-kit";
 import type { DependencyStatus } from "../health/dependency-status";
 import type { GatewayReadinessCheck } from "../health/gateway-readiness";
 import { errorHandler, notFound } from "./errors";
 import { jsonOnly } from "./json-only";
 import { requestId } from "./request-id";
-import { bindRoutes, takesUpload, type RouteBindingDeps } from "./route-binding";
+import { bindRoutes, takesUpload, uploadRouteOf, type RouteBindingDeps } from "./route-binding";
 import { mountDocs } from "./docs";
 import { mountExportFile } from "./export-file";
 import type { DownloadLinks } from "../family-data/export-download-links";
@@ -55,12 +54,10 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   });
   app.use(helmet());
   app.use(jsonOnly(takesUpload));
-  // Routes taking a whole file as JSON text (imports) read larger bodies; the general limit applies to the rest.
-  for (const route of Object.values(routes) as RouteDef[]) {
-    if (route.fileUpload)
-      app.post(route.path, express.json({ limit: route.fileUpload.jsonLimitBytes, strict: true, type: ["application/json", "application/*+json"] }));
-  }
-  app.use(express.json({ limit: deps.bodyLimit, strict: true, type: ["application/json", "application/*+json"] }));
+  // Routes taking a whole file as JSON text (imports) read their larger bodies themselves, after the
+  // credential is checked (route-binding); the general limit applies to every other body.
+  const json = express.json({ limit: deps.bodyLimit, strict: true, type: ["application/json", "application/*+json"] });
+  app.use((req, res, next) => (uploadRouteOf(req)?.fileUpload ? next() : json(req, res, next)));
 
   app.get("/health", (_req, res) => {
     res.json({ status: "ok" });

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentelemetry/api";
 import { AppError, methodsOf, routes, type Actor, type HttpMethod, type RouteDef, type ServiceName } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
-import type { Request, Response, Router } from "express";
+import express, { type Request, type Response, type Router } from "express";
 import { assertIdempotencyKey, type IdempotentRequests } from "../idempotency/idempotent-requests";
 import { authorize } from "../identity/auth/authenticator";
 import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
@@ -41,12 +41,33 @@ function requestFacts(req: Request, res: Response): RequestFacts {
   };
 }
 
-const uploadRoutes = (Object.values(routes) as RouteDef[]).filter((route) => route.upload || route.fileUpload);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The routes taking a file, each with its path as a pattern (built from the route table's constants, `:id` as one segment). */
+const uploadRoutes = (Object.values(routes) as RouteDef[])
+  .filter((route) => route.upload || route.fileUpload)
+  .map((route) => ({
+    route,
+    pattern: new RegExp(`^${route.path.split("/").map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment))).join("/")}/?$`, "i"),
+  }));
+
+/** The route taking a file that this request is for, if any. */
+export function uploadRouteOf(req: Request): RouteDef | undefined {
+  return uploadRoutes.find(({ route, pattern }) => route.method === req.method && pattern.test(req.path))?.route;
+}
 
 /** A multipart request to a route that takes a CSV upload or a file (jsonOnly lets these through). */
 export function takesUpload(req: Request): boolean {
-  const path = req.path.replace(/\/+$/, "").toLowerCase();
-  return uploadRoutes.some((route) => route.method === req.method && route.path.toLowerCase() === path);
+  return uploadRouteOf(req) !== undefined;
+}
+
+/**
+ * The JSON body of a route taking a file as text, read with that route's larger limit only now,
+ * after the credential was checked: an anonymous client cannot make the gateway read 26 MB.
+ */
+function readLargeJson(req: Request, res: Response, limitBytes: number): Promise<unknown> {
+  const parse = express.json({ limit: limitBytes, strict: true, type: ["application/json", "application/*+json"] });
+  return new Promise((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve(req.body))));
 }
 
 /**
@@ -100,10 +121,11 @@ async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Re
   );
 }
 
-/** The body a multipart upload stands for (a CSV's rows, or a file's text and the form's fields); undefined for a JSON body. */
-async function uploadedBody(route: RouteDef, req: Request): Promise<unknown> {
+/** The body of a route taking a file (a CSV's rows, a file's text and the form's fields, or its large JSON); undefined for other routes. */
+async function uploadedBody(route: RouteDef, req: Request, res: Response): Promise<unknown> {
   if (route.upload) return readCsvUpload(req, route.upload);
   if (route.fileUpload && isMultipart(req)) return readFileUpload(req, route.fileUpload);
+  if (route.fileUpload && !hasEmptyBody(req)) return readLargeJson(req, res, route.fileUpload.jsonLimitBytes);
   return undefined;
 }
 
@@ -132,7 +154,7 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
     res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
   }
   // Read only after the credential is checked: an unauthenticated upload is never parsed.
-  const input = parseRouteInput(route, req, await uploadedBody(route, req));
+  const input = parseRouteInput(route, req, await uploadedBody(route, req, res));
   const execute = async (services: Record<ServiceName, ServiceCall>): Promise<Answer> => {
     if (route.owner === "gateway") {
       const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];

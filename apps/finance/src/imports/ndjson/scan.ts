@@ -69,7 +69,8 @@ const sourceIdOf = (value: unknown): string | null => (typeof value === "string"
 
 /** Counts by type, naming at most MAX_UNSUPPORTED_NAMED unsupported ones. */
 class TypeCounts {
-  readonly counts: Record<string, number> = {};
+  // No prototype: a record type named "constructor" or "toString" is a key like any other (was a 500).
+  readonly counts: Record<string, number> = Object.create(null) as Record<string, number>;
   readonly unsupported: string[] = [];
 
   add(type: string): void {

@@ -57,6 +57,10 @@ export async function publishTransactionImport(tx: FinanceTx, target: PublishTar
 
   // Accounts: the import's, else each row's by name (the oldest of a name, as the list shows it first).
   if (target.accountId) {
+    // Checked again at publish: the account may have been deleted since the upload.
+    const [live] = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM accounts WHERE id = ${target.accountId}::uuid AND family_id = ${familyId}::uuid AND status <> 'pending_deletion' FOR SHARE`;
+    if (!live) throw new PublishError("The import's account no longer exists");
     await tx.$executeRaw`UPDATE import_stage SET account_id = ${target.accountId}::uuid`;
   } else {
     await tx.$executeRaw`

@@ -20,12 +20,12 @@ function statusOf(publishing: Omit<Import, "content"> | null): SessionStatus {
 }
 
 function mergedRecords(chunks: Omit<ImportSessionChunk, "content">[]): Record<string, Record<string, number>> {
-  const records: Record<string, number> = {};
+  const records: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const chunk of chunks) {
     for (const [type, count] of Object.entries((chunk.summary as { records?: Record<string, number> }).records ?? {}))
       records[type] = (records[type] ?? 0) + count;
   }
-  return { records };
+  return { records: { ...records } };
 }
 
 export function toImportSessionResource(

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { AppError, IMPORT_CSV_LIMITS } from "@hearth/contracts";
 import { parseJsonLine } from "../ndjson/json-line";
+import { isSureRecordType } from "../ndjson/record-types";
 import { SURE_NDJSON_LIMITS } from "../ndjson/limits";
 import { INVALID_NDJSON_MESSAGE, MISSING_CONTENT_MESSAGE } from "../ndjson/ndjson-content-error";
 import { firstRecordLine, isBlankLine } from "../ndjson/ndjson-lines";
@@ -44,7 +45,9 @@ export function checkChunk(content: string | undefined, fromFile: boolean): Chec
   if (!record || typeof record.type !== "string" || typeof record.data !== "object" || record.data === null || Array.isArray(record.data)) {
     throw new AppError("invalid_ndjson", { message: INVALID_NDJSON_MESSAGE });
   }
-  const records: Record<string, number> = {};
+  // Sure's record types by name, every other one under "unsupported": a chunk cannot grow its summary
+  // with made-up types, nor name one after Object's members ("constructor" was a 500).
+  const records: Record<string, number> = Object.create(null) as Record<string, number>;
   let rowsCount = 0;
   // By index, slicing only lines with something on them: ten million empty lines must not cost ten million strings.
   for (let start = 0; start < content.length;) {
@@ -53,13 +56,11 @@ export function checkChunk(content: string | undefined, fromFile: boolean): Chec
     if (!blankBetween(content, start, end)) {
       rowsCount += 1;
       const value = parseJsonLine(content.slice(start, end), SURE_NDJSON_LIMITS);
-      const type =
-        value.ok && typeof (value.value as { type?: unknown } | null)?.type === "string"
-          ? String((value.value as { type: string }).type).slice(0, 64)
-          : "unknown";
+      const named = value.ok ? (value.value as { type?: unknown } | null)?.type : undefined;
+      const type = typeof named === "string" && isSureRecordType(named) ? named : "unsupported";
       records[type] = (records[type] ?? 0) + 1;
     }
     start = end + 1;
   }
-  return { content, checksum: createHash("sha256").update(content).digest("hex"), rowsCount, summary: { records } };
+  return { content, checksum: createHash("sha256").update(content).digest("hex"), rowsCount, summary: { records: { ...records } } };
 }
