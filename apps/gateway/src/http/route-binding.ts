@@ -48,7 +48,13 @@ const uploadRoutes = (Object.values(routes) as RouteDef[])
   .filter((route) => route.upload || route.fileUpload)
   .map((route) => ({
     route,
-    pattern: new RegExp(`^${route.path.split("/").map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment))).join("/")}/?$`, "i"),
+    pattern: new RegExp(
+      `^${route.path
+        .split("/")
+        .map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment)))
+        .join("/")}/?$`,
+      "i",
+    ),
   }));
 
 /** The route taking a file that this request is for, if any. */
