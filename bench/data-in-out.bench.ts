@@ -19,7 +19,12 @@ const { system, db, family, transactions, stop } = await startLargeFamily("data-
 try {
   const headers = { authorization: `Bearer ${family.token}`, "content-type": "application/json" };
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${system.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const send = () => fetch(`${system.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    // A kept-alive socket the server closed just as it was reused is a reset, not an answer: once more on a fresh one.
+    const res = await send().catch(async (err: unknown) => {
+      if ((err as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw err;
+      return send();
+    });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench glue over untyped JSON answers
     const json = (await res.json().catch(() => null)) as any;
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);

@@ -8,7 +8,18 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { RESULTS_DIR } from "./report";
 
-const BENCHES = ["gateway-vs-service", "prisma-vs-pg", "audit-pipeline", "login", "ledger", "investments", "planning", "data-in-out", "cold-start", "reliability"];
+const BENCHES = [
+  "gateway-vs-service",
+  "prisma-vs-pg",
+  "audit-pipeline",
+  "login",
+  "ledger",
+  "investments",
+  "planning",
+  "data-in-out",
+  "cold-start",
+  "reliability",
+];
 const only = process.env["BENCH_ONLY"]?.split(",").map((name) => name.trim());
 const here = fileURLToPath(new URL("./", import.meta.url));
 
