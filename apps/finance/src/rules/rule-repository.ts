@@ -1,31 +1,11 @@
-import { AppError, pageWindow, type NewRuleInput, type QueryOf, type RuleActionInput, type RuleChangesInput, type RuleConditionInput } from "@hearth/contracts";
+import { AppError, pageWindow, type NewRuleInput, type QueryOf, type RuleChangesInput } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../ledger/dates";
 import { definitionOf, RULE_INCLUDE, RuleDefinitionError, type RuleRow } from "./rule-definition";
 import { previewRule, withinEvaluationTime } from "./rule-engine";
+import { actionRows, conditionRows } from "./rule-rows";
 import { checkActionReferences, checkRoomForRule } from "./rule-validation";
-
-function conditionRows(conditions: RuleConditionInput[]): Prisma.RuleConditionCreateWithoutRuleInput[] {
-  return conditions.map((condition, position) => ({
-    conditionType: condition.condition_type,
-    operator: condition.operator,
-    value: condition.value,
-    position,
-    subConditions: {
-      create: condition.sub_conditions.map((sub, subPosition) => ({
-        conditionType: sub.condition_type,
-        operator: sub.operator,
-        value: sub.value,
-        position: subPosition,
-      })),
-    },
-  }));
-}
-
-function actionRows(actions: RuleActionInput[]) {
-  return actions.map((action, position) => ({ actionType: action.action_type, value: action.value, position }));
-}
 
 /** Every query is scoped by the family of the verified caller. */
 export function createRuleRepository(db: FinanceDb) {

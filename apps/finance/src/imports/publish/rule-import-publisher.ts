@@ -11,8 +11,8 @@ import {
 } from "@hearth/contracts";
 import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../categories/default-categories";
 import type { FinanceTx } from "../../db";
-import type { Prisma } from "../../generated/prisma/client";
 import { dateOf } from "../../ledger/dates";
+import { actionRows, conditionRows } from "../../rules/rule-rows";
 import { checkActionReferences, checkRoomForRule } from "../../rules/rule-validation";
 import { pickTagColor } from "../../tags/tag-colors";
 import type { RuleRowValues } from "../parsing/row-types";
@@ -307,28 +307,6 @@ function referenceResolver(tx: FinanceTx, familyId: string, made: RulePublishOut
       return id;
     },
   };
-}
-
-/** Rows as rules.create stores them: in the given order, sub-conditions under their compound (no rule of their own). */
-function conditionRows(conditions: RuleConditionInput[]): Prisma.RuleConditionCreateWithoutRuleInput[] {
-  return conditions.map((condition, position) => ({
-    conditionType: condition.condition_type,
-    operator: condition.operator,
-    value: condition.value,
-    position,
-    subConditions: {
-      create: condition.sub_conditions.map((sub, subPosition) => ({
-        conditionType: sub.condition_type,
-        operator: sub.operator,
-        value: sub.value,
-        position: subPosition,
-      })),
-    },
-  }));
-}
-
-function actionRows(actions: RuleActionInput[]): Prisma.RuleActionCreateWithoutRuleInput[] {
-  return actions.map((action, position) => ({ actionType: action.action_type, value: action.value, position }));
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);

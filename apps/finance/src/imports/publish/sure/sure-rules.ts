@@ -6,11 +6,10 @@ import {
   CreateTagBodySchema,
   RULE_ACTION_REFERENCES,
   RULE_LIMITS,
-  type RuleActionInput,
-  type RuleConditionInput,
 } from "@hearth/contracts";
 import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../../categories/default-categories";
 import { dateOf } from "../../../ledger/dates";
+import { actionRows, conditionRows } from "../../../rules/rule-rows";
 import { checkActionReferences } from "../../../rules/rule-validation";
 import { pickTagColor } from "../../../tags/tag-colors";
 import type { SureOperand, SureRuleConditionValues, SureRuleValues, SureValueRef } from "../../ndjson";
@@ -120,24 +119,6 @@ async function validRule(record: SureRuleValues, operands: OperandResolver) {
   if (!parsed.success) throw new RuleProblem(parsed.error.issues.map((issue) => issue.message).join("; "));
   return parsed.data.rule;
 }
-
-/** Rows as rules.create stores them: in the file's order, sub-conditions under their compound. */
-const conditionRows = (conditions: RuleConditionInput[]) =>
-  conditions.map((condition, position) => ({
-    conditionType: condition.condition_type,
-    operator: condition.operator,
-    value: condition.value,
-    position,
-    subConditions: {
-      create: condition.sub_conditions.map((sub, subPosition) => ({
-        conditionType: sub.condition_type,
-        operator: sub.operator,
-        value: sub.value,
-        position: subPosition,
-      })),
-    },
-  }));
-const actionRows = (actions: RuleActionInput[]) => actions.map((action, position) => ({ actionType: action.action_type, value: action.value, position }));
 
 /**
  * import_rules: each Rule record a new rule of the family, within its 200, under the rules' lock
