@@ -302,6 +302,18 @@ describe("Sure's records (family/data_importer_test.rb)", () => {
 // ---------------------------------------------------------------- what Sure's preflight refuses
 
 describe("line problems (sure_import_test.rb)", () => {
+  // Found by an attacker's review: an escaped NUL passed reading and preflight, then failed the publish with a generic error.
+  it("refuses text PostgreSQL cannot store (an escaped NUL, a lone surrogate) on its line", () => {
+    const text = ndjson([account("uuid-1", { name: "Bad\u0000name" }), account("uuid-2", { name: "Half \ud800 a pair" }), account("uuid-3")]);
+    const read = readSureNdjson(text);
+    expect(read.errors.map((error) => [error.line, error.code])).toEqual([
+      [1, "invalid_import_record"],
+      [2, "invalid_import_record"],
+    ]);
+    expect(read.errors[0]?.message).toContain("data.name must not contain NUL");
+    expect(read.records.Account.map((a) => a.source_id)).toEqual(["uuid-3"]);
+  });
+
   // "preflight catches missing fields unsupported types duplicate valuations and references"
   it("reports missing fields, unsupported types, bad subtypes, duplicate valuations and missing references", () => {
     const text = ndjson([

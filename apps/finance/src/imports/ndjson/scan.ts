@@ -1,3 +1,4 @@
+import { unstorableTextOf } from "@hearth/contracts";
 import { plainDecimalOf } from "../../ledger/money";
 import { isBlank, isJsonObject, OptionalCurrencySchema } from "./field-schemas";
 import { parseJsonLine } from "./json-line";
@@ -118,6 +119,12 @@ function parseLines(text: string, options: ScanOptions, errors: ProblemList, sou
     const data = record["data"];
     if (!isJsonObject(data)) {
       errors.add(line, "invalid_ndjson_record", `Line ${line} data must be a JSON object.`);
+      continue;
+    }
+    // An escaped NUL or a lone surrogate passes JSON.parse but not PostgreSQL: refused here, by line, not by a failed publish.
+    const unstorable = unstorableTextOf(data);
+    if (unstorable) {
+      errors.add(line, "invalid_import_record", `Line ${line} data.${unstorable.path.join(".")} ${unstorable.message}.`);
       continue;
     }
     pending.push({ line, type, data });
