@@ -55,6 +55,14 @@ export const RULE_ACTION_REFERENCES = {
   set_as_transfer_or_payment: "Account",
 } as const satisfies Partial<Record<RuleActionType, string>>;
 
+/** The conditions whose value names a record of the family (exports write them by name, imports resolve them). */
+export const RULE_CONDITION_REFERENCES = {
+  transaction_category: "Category",
+  transaction_merchant: "Merchant",
+  transaction_tag: "Tag",
+  transaction_account: "Account",
+} as const satisfies Partial<Record<RuleConditionType, string>>;
+
 /** Bounds on what a client may send: rules stay shallow and wide, and cheap to evaluate on every new transaction. */
 /**
  * Every condition is evaluated per transaction, and every active rule at each transaction's

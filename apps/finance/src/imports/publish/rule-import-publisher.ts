@@ -1,4 +1,5 @@
 import {
+  RULE_CONDITION_REFERENCES,
   AppError,
   CreateCategoryBodySchema,
   CreateMerchantBodySchema,
@@ -31,12 +32,7 @@ export interface RulePublishOutcome {
 type ReferenceKind = "Category" | "Merchant" | "Tag" | "Account";
 
 /** The conditions whose value names a record (Sure's exporter writes the first three as names). */
-const CONDITION_REFERENCES: Readonly<Record<string, ReferenceKind>> = {
-  transaction_category: "Category",
-  transaction_merchant: "Merchant",
-  transaction_tag: "Tag",
-  transaction_account: "Account",
-};
+const CONDITION_REFERENCES: Readonly<Record<string, ReferenceKind>> = RULE_CONDITION_REFERENCES;
 /** What Sure's RuleImport makes when a name is missing: categories and merchants, and tags for an action; never an account. */
 const MADE_FOR_CONDITION: ReadonlySet<ReferenceKind> = new Set(["Category", "Merchant"]);
 const MADE_FOR_ACTION: ReadonlySet<ReferenceKind> = new Set(["Category", "Merchant", "Tag"]);

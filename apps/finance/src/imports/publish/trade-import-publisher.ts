@@ -9,6 +9,7 @@ import { tradeName } from "../../trades/trade-amounts";
 import { MAX_HOLDING_ROWS, assertTakesTrades } from "../../trades/trade-repository";
 import { DEFAULT_ROW_NAME } from "../parsing/sure-cells";
 import { PublishError } from "./publish-error";
+import { resolveStagedAccounts } from "./staged-accounts";
 import type { PublishTarget } from "./transaction-import-publisher";
 
 export interface TradePublishOutcome {
@@ -118,28 +119,7 @@ export async function publishTradeImport(tx: FinanceTx, target: PublishTarget, o
  * publisher resolves it). Every one must take trades (investment or crypto).
  */
 async function resolveAccounts(tx: FinanceTx, target: PublishTarget): Promise<void> {
-  const { familyId } = target;
-  if (target.accountId) {
-    const updated = await tx.$executeRaw`
-      UPDATE trade_import_stage SET account_id = a.id
-        FROM accounts a WHERE a.id = ${target.accountId}::uuid AND a.family_id = ${familyId}::uuid AND a.status <> 'pending_deletion'`;
-    const [{ rows } = { rows: 0 }] = await tx.$queryRaw<{ rows: number }[]>`SELECT count(*)::int AS rows FROM trade_import_stage`;
-    if (updated < rows) throw new PublishError("The import's account no longer exists");
-  } else {
-    await tx.$executeRaw`
-      UPDATE trade_import_stage s SET account_id = a.id
-        FROM (SELECT DISTINCT ON (lower(name)) id, lower(name) AS key FROM accounts
-               WHERE family_id = ${familyId}::uuid AND status <> 'pending_deletion' ORDER BY lower(name), created_at, id) a
-       WHERE a.key = lower(s.account_name)`;
-    const unknown = await tx.$queryRaw<{ name: string | null }[]>`
-      SELECT DISTINCT account_name AS name FROM trade_import_stage WHERE account_id IS NULL ORDER BY 1 LIMIT 10`;
-    if (unknown.length > 0) {
-      const named = unknown.flatMap((row) => (row.name === null ? [] : [row.name]));
-      throw new PublishError(
-        named.length > 0 ? `No account of the family is named ${quoted(named)}` : "Rows without an account: give the import an account_id or an account column",
-      );
-    }
-  }
+  await resolveStagedAccounts(tx, "trade_import_stage", target);
   const accounts = await tx.$queryRaw<{ name: string; account_type: string }[]>`
     SELECT a.name, a.account_type::text FROM accounts a WHERE a.id IN (SELECT DISTINCT account_id FROM trade_import_stage) ORDER BY a.name`;
   const refused = accounts.filter((account) => !takesTrades({ accountType: account.account_type }));

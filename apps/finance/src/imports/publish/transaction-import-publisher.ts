@@ -6,7 +6,7 @@ import { applyRulesToImportedEntries } from "../../rules/rules-on-create";
 import { risingIds } from "../../rules/sql-ids";
 import { requestAccountSync } from "../../syncs/sync-queue-queries";
 import { pickTagColor } from "../../tags/tag-colors";
-import { PublishError } from "./publish-error";
+import { resolveStagedAccounts } from "./staged-accounts";
 
 export interface PublishTarget {
   id: string;
@@ -55,30 +55,7 @@ export async function publishTransactionImport(tx: FinanceTx, target: PublishTar
       FROM import_rows r
      WHERE r.import_id = ${importId}::uuid AND r.values IS NOT NULL`;
 
-  // Accounts: the import's, else each row's by name (the oldest of a name, as the list shows it first).
-  if (target.accountId) {
-    // Checked again at publish: the account may have been deleted since the upload.
-    const [live] = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM accounts WHERE id = ${target.accountId}::uuid AND family_id = ${familyId}::uuid AND status <> 'pending_deletion' FOR SHARE`;
-    if (!live) throw new PublishError("The import's account no longer exists");
-    await tx.$executeRaw`UPDATE import_stage SET account_id = ${target.accountId}::uuid`;
-  } else {
-    await tx.$executeRaw`
-      UPDATE import_stage s SET account_id = a.id
-        FROM (SELECT DISTINCT ON (lower(name)) id, lower(name) AS key FROM accounts
-               WHERE family_id = ${familyId}::uuid AND status <> 'pending_deletion' ORDER BY lower(name), created_at, id) a
-       WHERE a.key = lower(s.account_name)`;
-    const unknown = await tx.$queryRaw<{ name: string | null }[]>`
-      SELECT DISTINCT account_name AS name FROM import_stage WHERE account_id IS NULL ORDER BY 1 LIMIT 10`;
-    if (unknown.length > 0) {
-      const named = unknown.filter((row) => row.name !== null).map((row) => `"${row.name}"`);
-      throw new PublishError(
-        named.length > 0
-          ? `No account of the family is named ${named.join(", ")}`
-          : "Rows without an account: give the import an account_id or an account column",
-      );
-    }
-  }
+  await resolveStagedAccounts(tx, "import_stage", target);
   await tx.$executeRaw`
     UPDATE import_stage s SET currency = CASE WHEN s.currency_from_file THEN s.file_currency ELSE a.currency END
       FROM accounts a WHERE a.id = s.account_id`;

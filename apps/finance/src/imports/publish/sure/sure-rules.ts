@@ -5,6 +5,7 @@ import {
   CreateRuleBodySchema,
   CreateTagBodySchema,
   RULE_ACTION_REFERENCES,
+  RULE_CONDITION_REFERENCES,
   RULE_LIMITS,
 } from "@hearth/contracts";
 import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../../categories/default-categories";
@@ -19,12 +20,7 @@ import type { MappedKind, SurePublishContext } from "./sure-publish-context";
 type RefKind = "Category" | "Merchant" | "Tag" | "Account";
 
 /** The conditions and actions whose operand names a record: Sure's exporter writes the first three by name with a value_ref. */
-const CONDITION_REFS: Readonly<Record<string, RefKind>> = {
-  transaction_category: "Category",
-  transaction_merchant: "Merchant",
-  transaction_tag: "Tag",
-  transaction_account: "Account",
-};
+const CONDITION_REFS: Readonly<Record<string, RefKind>> = RULE_CONDITION_REFERENCES;
 const ACTION_REFS: Readonly<Record<string, RefKind>> = RULE_ACTION_REFERENCES;
 const MAPPED: Record<RefKind, MappedKind> = { Category: "categories", Merchant: "merchants", Tag: "tags", Account: "accounts" };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -94,7 +90,9 @@ function operandResolver(context: SurePublishContext) {
 type OperandResolver = ReturnType<typeof operandResolver>;
 
 async function resolvedCondition(condition: SureRuleConditionValues, operands: OperandResolver): Promise<Record<string, unknown>> {
-  const resolve = condition.operator === "is_null" ? null : CONDITION_REFS[condition.condition_type];
+  // Own keys only: a condition type named like an Object member is no reference (undefined: the value is kept as written).
+  const resolve =
+    condition.operator === "is_null" ? null : Object.hasOwn(CONDITION_REFS, condition.condition_type) ? CONDITION_REFS[condition.condition_type] : undefined;
   const subConditions: Record<string, unknown>[] = [];
   for (const sub of condition.sub_conditions) subConditions.push(await resolvedCondition(sub, operands));
   return {
