@@ -8,10 +8,10 @@ import { NdjsonContentError, preflightSureNdjson, readSureNdjson, SURE_NDJSON_LI
 /** Sure's build_ndjson: records.map(&:to_json).join("\n"). */
 const ndjson = (records: unknown[]): string => records.map((record) => JSON.stringify(record)).join("\n");
 
-/** The error `run` throws (the test fails when it throws none). */
-function thrownBy(run: () => unknown): Error & { code?: string; errors?: string[] } {
+/** The error `run` rejects with (the test fails when it rejects with none). */
+async function thrownBy(run: () => Promise<unknown>): Promise<Error & { code?: string; errors?: string[] }> {
   try {
-    run();
+    await run();
   } catch (err) {
     return err as Error & { code?: string };
   }
@@ -86,8 +86,8 @@ describe("Sure's records (family/data_importer_test.rb)", () => {
     },
   ];
 
-  it("reads the full import scenario with every relationship linked", () => {
-    const result = readSureNdjson(ndjson(fullScenario));
+  it("reads the full import scenario with every relationship linked", async () => {
+    const result = await readSureNdjson(ndjson(fullScenario));
     expect(result.errors).toEqual([]);
     const { records } = result;
     expect(records.Account[0]).toMatchObject({ source_id: "acct-main", balance_cents: 500000n, account_type: "depository", status: "active" });
@@ -100,8 +100,8 @@ describe("Sure's records (family/data_importer_test.rb)", () => {
     expect(records.Rule[0]!.actions[0]).toMatchObject({ action_type: "set_transaction_tags", operand: "Weekly" });
   });
 
-  it("reads balances, trades, holdings and valuations as Sure writes them", () => {
-    const result = readSureNdjson(
+  it("reads balances, trades, holdings and valuations as Sure writes them", async () => {
+    const result = await readSureNdjson(
       ndjson([
         account("acct-1", { accountable_type: "Investment", balance: "10000" }),
         // "imports raw balance history records"
@@ -176,14 +176,14 @@ describe("Sure's records (family/data_importer_test.rb)", () => {
   });
 
   // "imports non-destructive account status from ndjson" / "does not import pending deletion account status"
-  it("reads account statuses as Sure imports them: pending deletion becomes active", () => {
-    const { records } = readSureNdjson(ndjson([account("a", { status: "disabled" }), account("b", { status: "pending_deletion" })]));
+  it("reads account statuses as Sure imports them: pending deletion becomes active", async () => {
+    const { records } = await readSureNdjson(ndjson([account("a", { status: "disabled" }), account("b", { status: "pending_deletion" })]));
     expect(records.Account.map((a) => a.status)).toEqual(["disabled", "active"]);
   });
 
   // "imports native split lines and lets transfers reference split children"
-  it("reads split lines and lets a transfer name a split child", () => {
-    const result = readSureNdjson(
+  it("reads split lines and lets a transfer name a split child", async () => {
+    const result = await readSureNdjson(
       ndjson([
         account("checking"),
         account("wallet"),
@@ -241,9 +241,9 @@ describe("Sure's records (family/data_importer_test.rb)", () => {
 
   // "imports rules from normalized operand value refs", "... when legacy operand values are stale UUIDs",
   // "preserves explicit false rule operand values", "imports rules with compound conditions"
-  it("reads rule operands as Sure's rule_operand_value does", () => {
+  it("reads rule operands as Sure's rule_operand_value does", async () => {
     const stale = "0195b9a2-1111-7111-8111-111111111111";
-    const result = readSureNdjson(
+    const result = await readSureNdjson(
       ndjson([
         {
           type: "Rule",
@@ -281,19 +281,19 @@ describe("Sure's records (family/data_importer_test.rb)", () => {
   });
 
   // "skips invalid records gracefully": Sure's importer skips the line; its upload refuses a first line that is no record.
-  it("refuses content whose first line is not JSON (invalid_ndjson), and reports a later one per line", () => {
+  it("refuses content whose first line is not JSON (invalid_ndjson), and reports a later one per line", async () => {
     const text = "not valid json\n" + ndjson([account("valid-acct")]);
-    const err = thrownBy(() => readSureNdjson(text));
+    const err = await thrownBy(() => readSureNdjson(text));
     expect(err).toBeInstanceOf(NdjsonContentError);
     expect(err.code).toBe("invalid_ndjson");
     expect(err.message).toBe("Invalid Sure NDJSON content.");
     expect(err.errors?.[0]).toMatch(/^Line 1 is not valid JSON: /);
 
-    const later = readSureNdjson(ndjson([account("valid-acct")]) + "\nnot valid json");
+    const later = await readSureNdjson(ndjson([account("valid-acct")]) + "\nnot valid json");
     expect(later.errors).toEqual([{ line: 2, code: "invalid_json", message: expect.stringMatching(/^Line 2 is not valid JSON: /) }]);
     expect(later.records.Account).toHaveLength(1);
     // imports_controller_test.rb: "should report invalid Sure import NDJSON during preflight"
-    const preflight = preflightSureNdjson(text);
+    const preflight = await preflightSureNdjson(text);
     expect(preflight.errors[0]).toMatchObject({ code: "invalid_json" });
     expect(preflight.stats).toMatchObject({ rows_count: 2, valid_rows_count: 1, invalid_rows_count: 1 });
   });
@@ -303,9 +303,9 @@ describe("Sure's records (family/data_importer_test.rb)", () => {
 
 describe("line problems (sure_import_test.rb)", () => {
   // Found by an attacker's review: an escaped NUL passed reading and preflight, then failed the publish with a generic error.
-  it("refuses text PostgreSQL cannot store (an escaped NUL, a lone surrogate) on its line", () => {
+  it("refuses text PostgreSQL cannot store (an escaped NUL, a lone surrogate) on its line", async () => {
     const text = ndjson([account("uuid-1", { name: "Bad\u0000name" }), account("uuid-2", { name: "Half \ud800 a pair" }), account("uuid-3")]);
-    const read = readSureNdjson(text);
+    const read = await readSureNdjson(text);
     expect(read.errors.map((error) => [error.line, error.code])).toEqual([
       [1, "invalid_import_record"],
       [2, "invalid_import_record"],
@@ -315,7 +315,7 @@ describe("line problems (sure_import_test.rb)", () => {
   });
 
   // "preflight catches missing fields unsupported types duplicate valuations and references"
-  it("reports missing fields, unsupported types, bad subtypes, duplicate valuations and missing references", () => {
+  it("reports missing fields, unsupported types, bad subtypes, duplicate valuations and missing references", async () => {
     const text = ndjson([
       { type: "RecurringTransaction", data: { id: "recurring-1" } },
       { type: "MysteryType", data: { id: "mystery-1" } },
@@ -327,7 +327,7 @@ describe("line problems (sure_import_test.rb)", () => {
       { type: "Valuation", data: { account_id: "account-1", date: "2024-01-01", amount: "101" } },
       { type: "Transaction", data: { id: "transaction-1", account_id: "missing-account", date: "2024-01-02", amount: "-5", tag_ids: ["missing-tag"] } },
     ]);
-    const result = readSureNdjson(text);
+    const result = await readSureNdjson(text);
     expect(result.errors).toEqual([
       {
         line: 1,
@@ -344,13 +344,13 @@ describe("line problems (sure_import_test.rb)", () => {
     expect(result.records.Valuation).toHaveLength(2);
     expect(result.records.Account).toHaveLength(0);
     expect(result.unsupportedTypes).toEqual(["MysteryType"]);
-    expect(preflightSureNdjson(text).valid).toBe(false);
+    expect((await preflightSureNdjson(text)).valid).toBe(false);
   });
 
   // "strict preflight requires references to be present in the same ndjson"
-  it("makes a reference to a source id the file does not give a line error naming both", () => {
+  it("makes a reference to a source id the file does not give a line error naming both", async () => {
     const existingAccountId = "0195b9a2-2222-7222-8222-222222222222";
-    const result = readSureNdjson(
+    const result = await readSureNdjson(
       ndjson([
         { type: "Valuation", data: { account_id: existingAccountId, date: "2024-01-01", amount: "100" } },
         { type: "Category", data: { id: "category-child", name: "Imported Child", parent_id: "existing-parent" } },
@@ -366,45 +366,45 @@ describe("line problems (sure_import_test.rb)", () => {
   });
 
   // "preflight allows null rule names and treats orphaned rejected transfers as warnings"
-  it("allows a null rule name and only warns of an orphaned rejected transfer", () => {
+  it("allows a null rule name and only warns of an orphaned rejected transfer", async () => {
     const text = ndjson([
       { type: "Rule", data: { id: "rule-1", name: null, resource_type: "transaction" } },
       { type: "RejectedTransfer", data: { id: "rejected-1", inflow_transaction_id: "missing-inflow", outflow_transaction_id: "missing-outflow" } },
     ]);
-    const result = readSureNdjson(text);
+    const result = await readSureNdjson(text);
     expect(result.errors).toEqual([]);
     expect(result.warnings.map((w) => w.code)).toEqual(["skipped_missing_reference", "skipped_missing_reference"]);
     expect(result.warnings[0]!.message).toBe(
       'Line 2 RejectedTransfer references missing inflow_transaction_id "missing-inflow". It will be skipped during import.',
     );
-    const preflight = preflightSureNdjson(text);
+    const preflight = await preflightSureNdjson(text);
     expect(preflight.valid).toBe(true);
     expect(preflight.warning_details.map((w) => w.code)).toEqual(["skipped_missing_reference", "skipped_missing_reference"]);
     expect(preflight.warnings[0]).toMatch(/It will be skipped during import\.$/);
   });
 
   // "preflight rejects invalid accountable types through explicit allowlist"
-  it("refuses an accountable type outside Sure's list", () => {
-    const result = readSureNdjson(ndjson([account("account-1", { accountable_type: "Kernel", accountable: { subtype: "system" } })]));
+  it("refuses an accountable type outside Sure's list", async () => {
+    const result = await readSureNdjson(ndjson([account("account-1", { accountable_type: "Kernel", accountable: { subtype: "system" } })]));
     expect(result.errors).toEqual([{ line: 1, code: "invalid_accountable_type", message: 'Line 1 Account has invalid accountable_type "Kernel".' }]);
   });
 
   // "preflight catches duplicate taxonomy names inside ndjson"; "preflight reports blocking errors before publish_later enqueues"
-  it("refuses a name given twice, or one the family already has", () => {
+  it("refuses a name given twice, or one the family already has", async () => {
     const text = ndjson([
       { type: "Category", data: { id: "category-1", name: "Groceries" } },
       { type: "Category", data: { id: "category-2", name: "Groceries" } },
       { type: "Tag", data: { id: "tag-1", name: "Reviewed" } },
     ]);
-    const result = readSureNdjson(text, SURE_NDJSON_LIMITS, { existingNames: { Tag: ["Reviewed"] } });
+    const result = await readSureNdjson(text, SURE_NDJSON_LIMITS, { existingNames: { Tag: ["Reviewed"] } });
     expect(result.errors).toEqual([
       { line: 2, code: "duplicate_taxonomy_name", message: 'Category name "Groceries" appears more than once in the NDJSON on lines 1, 2.' },
       { line: 3, code: "existing_taxonomy_collision", message: 'Line 3 Tag name "Reviewed" already exists in this family.' },
     ]);
   });
 
-  it("refuses a source id given twice, naming every place", () => {
-    const result = readSureNdjson(
+  it("refuses a source id given twice, naming every place", async () => {
+    const result = await readSureNdjson(
       ndjson([
         account("a1"),
         account("a1", { name: "Other" }),
@@ -423,8 +423,8 @@ describe("line problems (sure_import_test.rb)", () => {
   });
 
   // "preflight rejects split line totals that cannot import atomically"
-  it("refuses split lines that do not add up to their transaction, or are no objects", () => {
-    const result = readSureNdjson(
+  it("refuses split lines that do not add up to their transaction, or are no objects", async () => {
+    const result = await readSureNdjson(
       ndjson([
         account("split-account"),
         {
@@ -457,8 +457,8 @@ describe("line problems (sure_import_test.rb)", () => {
     expect(result.records.Transaction).toEqual([]);
   });
 
-  it("names the field of a value of the wrong type", () => {
-    const result = readSureNdjson(
+  it("names the field of a value of the wrong type", async () => {
+    const result = await readSureNdjson(
       ndjson([
         account("a1"),
         { type: "Transaction", data: { id: "t1", account_id: "a1", date: "2024-01-02", amount: { value: 5 }, name: ["x"] } },
@@ -485,9 +485,9 @@ describe("line problems (sure_import_test.rb)", () => {
   });
 
   // "ndjson line type counts ignore records without data"; "SureImport preflight counts invalid rows instead of validation errors"
-  it("reports lines that are no record and counts only lines with a type and data", () => {
+  it("reports lines that are no record and counts only lines with a type and data", async () => {
     const text = ndjson([[], { type: "Account", data: { id: "uuid-1" } }, { type: "Transaction" }, { data: { id: "uuid-2" } }, { type: "Tag", data: "x" }]);
-    const result = readSureNdjson('{"type":"Tag","data":{"id":"t","name":"T"}}\n' + text);
+    const result = await readSureNdjson('{"type":"Tag","data":{"id":"t","name":"T"}}\n' + text);
     expect(result.errors.filter((e) => e.code === "invalid_ndjson_record")).toEqual([
       { line: 2, code: "invalid_ndjson_record", message: "Line 2 must be a JSON object." },
       { line: 4, code: "invalid_ndjson_record", message: "Line 4 must include type and data." },
@@ -497,15 +497,15 @@ describe("line problems (sure_import_test.rb)", () => {
     expect(result.recordTypeCounts).toEqual({ Tag: 2, Account: 1 });
     expect(result.counts).toMatchObject({ accounts: 1, tags: 2, transactions: 0 });
 
-    const preflight = preflightSureNdjson(ndjson([[], { type: "Transaction", data: { id: "transaction-1" } }]));
+    const preflight = await preflightSureNdjson(ndjson([[], { type: "Transaction", data: { id: "transaction-1" } }]));
     expect(preflight.stats).toMatchObject({ rows_count: 2, valid_rows_count: 1, invalid_rows_count: 1 });
     expect(preflight.errors.length).toBeGreaterThan(preflight.stats.invalid_rows_count!);
   });
 
   // "publish_later reports unsupported records through preflight before publishable check";
   // "publishable? is false when attached file has no supported records"
-  it("makes an unsupported type a blocking error and warns that nothing is importable", () => {
-    const preflight = preflightSureNdjson(ndjson([{ type: "UnknownType", data: {} }]));
+  it("makes an unsupported type a blocking error and warns that nothing is importable", async () => {
+    const preflight = await preflightSureNdjson(ndjson([{ type: "UnknownType", data: {} }]));
     expect(preflight.valid).toBe(false);
     expect(preflight.errors).toEqual([{ code: "unsupported_record_type", message: "Line 1 has unsupported record type UnknownType." }]);
     expect(preflight.warnings).toEqual(["No importable records were found."]);
@@ -522,8 +522,8 @@ describe("amounts", () => {
     data: { id: `t-${String(amount)}`, account_id: "a", date: "2024-01-02", amount, currency },
   });
 
-  it("reads decimal strings and JSON numbers exactly, in each currency's minor units", () => {
-    const result = readSureNdjson(
+  it("reads decimal strings and JSON numbers exactly, in each currency's minor units", async () => {
+    const result = await readSureNdjson(
       ndjson([account("a"), txn("12.30"), txn(12.3), txn(1234567890.12), txn("-0.10"), txn(1500, "JPY"), txn("1.234", "KWD"), txn("+7")]),
     );
     expect(result.errors).toEqual([]);
@@ -538,8 +538,8 @@ describe("amounts", () => {
     ]);
   });
 
-  it("takes a transaction's currency from its account when it has none, and the family's for an account without one", () => {
-    const result = readSureNdjson(
+  it("takes a transaction's currency from its account when it has none, and the family's for an account without one", async () => {
+    const result = await readSureNdjson(
       ndjson([
         account("yen", { currency: "jpy" }),
         account("plain", { currency: undefined }),
@@ -560,8 +560,8 @@ describe("amounts", () => {
     ]);
   });
 
-  it("refuses more decimals than the currency has, a number in another notation, and an amount past the ledger's bound", () => {
-    const result = readSureNdjson(ndjson([account("a"), txn("12.345"), txn("12.5", "JPY"), txn("1e3"), txn("1,234.00"), txn("20000000000.00")]));
+  it("refuses more decimals than the currency has, a number in another notation, and an amount past the ledger's bound", async () => {
+    const result = await readSureNdjson(ndjson([account("a"), txn("12.345"), txn("12.5", "JPY"), txn("1e3"), txn("1,234.00"), txn("20000000000.00")]));
     expect(result.errors.map((e) => e.message)).toEqual([
       "Line 2 Transaction amount has more decimals than USD has (2).",
       "Line 3 Transaction amount has more decimals than JPY has (0).",
@@ -571,8 +571,8 @@ describe("amounts", () => {
     ]);
   });
 
-  it("rounds the amounts Sure computed with four decimals (trades, holdings, balances) half away from zero", () => {
-    const result = readSureNdjson(
+  it("rounds the amounts Sure computed with four decimals (trades, holdings, balances) half away from zero", async () => {
+    const result = await readSureNdjson(
       ndjson([
         account("inv", { accountable_type: "Investment", balance: "1000.0050" }),
         { type: "Trade", data: { account_id: "inv", date: "2024-01-02", ticker: "VTI", qty: "3.333333333", price: "10.0015", amount: "-33.3383" } },
@@ -593,95 +593,144 @@ describe("whole-file limits", () => {
 
   // imports_controller_test.rb "should reject Sure import uploaded file exceeding max size" (file_too_large);
   // raw_file_content past the size is content_too_large (Api::V1::ImportsController#sure_import_raw_content_attributes).
-  it("refuses content of 10 MB + 1 byte before reading a line, named after how it came", () => {
+  it("refuses content of 10 MB + 1 byte before reading a line, named after how it came", async () => {
     const text = " ".repeat(SURE_NDJSON_LIMITS.maxBytes + 1);
     const started = performance.now();
-    const err = thrownBy(() => readSureNdjson(text));
+    const err = await thrownBy(() => readSureNdjson(text));
     expect(err).toBeInstanceOf(ImportParseError);
     expect([err.code, err.message]).toEqual(["content_too_large", "Content is too large. Maximum size is 10MB."]);
-    expect(thrownBy(() => readSureNdjson(text, SURE_NDJSON_LIMITS, { source: "file" })).code).toBe("file_too_large");
-    expect(thrownBy(() => preflightSureNdjson(text)).code).toBe("content_too_large");
+    expect((await thrownBy(() => readSureNdjson(text, SURE_NDJSON_LIMITS, { source: "file" }))).code).toBe("file_too_large");
+    expect((await thrownBy(() => preflightSureNdjson(text))).code).toBe("content_too_large");
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   // sure_import_test.rb "max_row_count is higher than standard imports" (100,000), imports_controller_test.rb
   // "should preserve Sure import if auto publish exceeds row count"; Import::Preflight's row count warning.
-  it("refuses 100,001 records with max_row_count_exceeded before reading them; the preflight warns", () => {
+  it("refuses 100,001 records with max_row_count_exceeded before reading them; the preflight warns", async () => {
     const line = JSON.stringify({ type: "Tag", data: { id: "t", name: "T" } });
     const text = `${line}\n`.repeat(100_001);
     const started = performance.now();
-    const err = thrownBy(() => readSureNdjson(text));
+    const err = await thrownBy(() => readSureNdjson(text));
     expect(err).toBeInstanceOf(ImportParseError);
     expect([err.code, err.message]).toEqual(["max_row_count_exceeded", "The file has more than 100000 records, the most one import can take."]);
     expect(performance.now() - started).toBeLessThan(2_000);
 
-    const small = readSureNdjson(`${line}\n\n${line}\n`, { maxBytes: MiB, maxRows: 2 });
+    const small = await readSureNdjson(`${line}\n\n${line}\n`, { maxBytes: MiB, maxRows: 2 });
     expect(small.rowsCount).toBe(2);
-    expect(thrownBy(() => readSureNdjson(`${line}\n`.repeat(3), { maxBytes: MiB, maxRows: 2 })).code).toBe("max_row_count_exceeded");
-    const preflight = preflightSureNdjson(ndjson([account("a"), account("b"), account("c")]), { limits: { maxBytes: MiB, maxRows: 2 } });
+    expect((await thrownBy(() => readSureNdjson(`${line}\n`.repeat(3), { maxBytes: MiB, maxRows: 2 }))).code).toBe("max_row_count_exceeded");
+    const preflight = await preflightSureNdjson(ndjson([account("a"), account("b"), account("c")]), { limits: { maxBytes: MiB, maxRows: 2 } });
     expect(preflight.warnings).toEqual(["Row count exceeds this import type's publish limit."]);
   });
 
-  it("refuses a 2 MB line without parsing it, and a 10 MB single line without hanging", () => {
+  // Hearth, not Sure (Sure counts lines only): each split line is a row written, so it counts toward the cap.
+  it("counts a transaction's split lines toward the row cap: over it, max_row_count_exceeded; the preflight warns", async () => {
+    const limits = { maxBytes: MiB, maxRows: 5 };
+    const split = (lines: number) => ({
+      type: "Transaction",
+      data: {
+        id: `t${lines}`,
+        account_id: "a",
+        date: "2024-01-15",
+        amount: `${lines}.00`,
+        splits: Array.from({ length: lines }, (_, i) => ({ id: `t${lines}-${i}`, amount_money: "1.00" })),
+      },
+    });
+    // An account, a transaction and its 3 lines: 5 rows, the most.
+    const atCap = await readSureNdjson(ndjson([account("a"), split(3)]), limits);
+    expect(atCap.errors).toEqual([]);
+    expect(atCap.records.Transaction[0]!.split_lines).toHaveLength(3);
+    expect((await preflightSureNdjson(ndjson([account("a"), split(3)]), { limits })).warnings).toEqual([]);
+
+    const over = ndjson([account("a"), split(4)]);
+    const err = await thrownBy(() => readSureNdjson(over, limits));
+    expect(err).toBeInstanceOf(ImportParseError);
+    expect([err.code, err.message]).toEqual([
+      "max_row_count_exceeded",
+      "The file has more than 5 records and transaction split lines, the most one import can take.",
+    ]);
+    const preflight = await preflightSureNdjson(over, { limits });
+    expect(preflight).toMatchObject({ valid: true, stats: { rows_count: 2 } });
+    expect(preflight.warning_details).toEqual([{ code: "row_count_exceeded", message: "Row count exceeds this import type's publish limit." }]);
+    // Split lines that are no list, and lines of a record that is no Transaction, are not counted.
+    const notCounted = ndjson([account("a"), { type: "Tag", data: { id: "g", name: "G", split_lines: [1, 2, 3, 4, 5] } }, split(0)]);
+    expect((await readSureNdjson(notCounted, limits)).rowsCount).toBe(3);
+  });
+
+  it("refuses a session-sized file of split transactions early, reading no further than the cap", async () => {
+    const line = (i: number) =>
+      JSON.stringify({
+        type: "Transaction",
+        data: { id: `t${i}`, account_id: "a", date: "2024-01-15", amount: "50", split_lines: Array.from({ length: 50 }, () => ({ amount: "1" })) },
+      });
+    // 40,000 lines of 50 split lines: two million rows, twenty times the cap, in 33 MB (an import session may hold 64 MB).
+    const text = [JSON.stringify(account("a")), ...Array.from({ length: 40_000 }, (_, i) => line(i))].join("\n");
+    const started = performance.now();
+    const err = await thrownBy(() => readSureNdjson(text, { ...SURE_NDJSON_LIMITS, maxBytes: Number.MAX_SAFE_INTEGER }));
+    expect(err.code).toBe("max_row_count_exceeded");
+    // It reads about 2,000 of the 40,000 lines (0.4 s alone); reading them all took 50 s and 1.6 GB.
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("refuses a 2 MB line without parsing it, and a 10 MB single line without hanging", async () => {
     const big = JSON.stringify({ type: "Tag", data: { id: "t", name: "x".repeat(2 * MiB) } });
     const started = performance.now();
-    const result = readSureNdjson(`${ndjson([account("a")])}\n${big}`);
+    const result = await readSureNdjson(`${ndjson([account("a")])}\n${big}`);
     expect(result.errors).toEqual([{ line: 2, code: "line_too_large", message: "Line 2 is longer than 1 MiB, the most one record may take." }]);
     expect(result.records.Account).toHaveLength(1);
 
-    const first = thrownBy(() => readSureNdjson(big));
+    const first = await thrownBy(() => readSureNdjson(big));
     expect([first.code, first.errors]).toEqual(["invalid_ndjson", ["Line 1 is longer than 1 MiB, the most one record may take."]]);
     const single = `{"type":"Tag","data":{"name":"${'\\"'.repeat(5 * MiB - 20)}"}}`;
     expect(single.length).toBeLessThan(SURE_NDJSON_LIMITS.maxBytes);
-    expect(thrownBy(() => readSureNdjson(single)).code).toBe("invalid_ndjson");
-    expect(preflightSureNdjson(single).errors[0]!.code).toBe("line_too_large");
+    expect((await thrownBy(() => readSureNdjson(single))).code).toBe("invalid_ndjson");
+    expect((await preflightSureNdjson(single)).errors[0]!.code).toBe("line_too_large");
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
-  it("refuses JSON nested deeper than 32 levels before JSON.parse sees it", () => {
+  it("refuses JSON nested deeper than 32 levels before JSON.parse sees it", async () => {
     const deep = (levels: number) => `{"type":"Tag","data":{"id":"d","name":"n","x":${"[".repeat(levels - 2)}${"]".repeat(levels - 2)}}}`;
-    const result = readSureNdjson(`${ndjson([account("a")])}\n${deep(33)}\n${deep(32)}\n${deep(100_000)}`);
+    const result = await readSureNdjson(`${ndjson([account("a")])}\n${deep(33)}\n${deep(32)}\n${deep(100_000)}`);
     expect(result.errors).toEqual([
       { line: 2, code: "too_deeply_nested", message: "Line 2 nests arrays and objects deeper than 32 levels." },
       { line: 4, code: "too_deeply_nested", message: "Line 4 nests arrays and objects deeper than 32 levels." },
     ]);
     expect(result.records.Tag).toHaveLength(1);
     // Brackets inside strings are text, not nesting.
-    expect(readSureNdjson(ndjson([{ type: "Tag", data: { id: "b", name: "[".repeat(100) } }])).errors).toEqual([]);
+    expect((await readSureNdjson(ndjson([{ type: "Tag", data: { id: "b", name: "[".repeat(100) } }]))).errors).toEqual([]);
   });
 
   // imports_controller_test.rb: "should reject Sure import with no file or raw content" (missing_content),
   // "should report empty Sure import file as invalid during preflight" (no_data_rows), "should reject invalid
   // Sure import NDJSON content" and sure_import_test.rb "uploaded? returns false with invalid ndjson attachment".
-  it("refuses no content (missing_content), an empty file and a first record without type and data (invalid_ndjson)", () => {
+  it("refuses no content (missing_content), an empty file and a first record without type and data (invalid_ndjson)", async () => {
     for (const blank of ["", " \n\t\r\n", "\n\n"]) {
-      const err = thrownBy(() => readSureNdjson(blank));
+      const err = await thrownBy(() => readSureNdjson(blank));
       expect(err).toBeInstanceOf(NdjsonContentError);
       expect([err.code, err.message]).toEqual(["missing_content", "Provide a Sure NDJSON file or raw_file_content."]);
-      expect(thrownBy(() => preflightSureNdjson(blank)).code).toBe("missing_content");
-      expect(thrownBy(() => readSureNdjson(blank, SURE_NDJSON_LIMITS, { source: "file" })).code).toBe("invalid_ndjson");
-      const preflight = preflightSureNdjson(blank, { source: "file" });
+      expect((await thrownBy(() => preflightSureNdjson(blank))).code).toBe("missing_content");
+      expect((await thrownBy(() => readSureNdjson(blank, SURE_NDJSON_LIMITS, { source: "file" }))).code).toBe("invalid_ndjson");
+      const preflight = await preflightSureNdjson(blank, { source: "file" });
       expect(preflight).toMatchObject({ valid: false, errors: [{ code: "no_data_rows", message: "No data rows were found." }], warnings: [] });
       expect(preflight.stats.rows_count).toBe(0);
     }
-    expect(thrownBy(() => readSureNdjson("not ndjson")).code).toBe("invalid_ndjson");
-    const err = thrownBy(() => readSureNdjson('{"type":"Account"}\n'));
+    expect((await thrownBy(() => readSureNdjson("not ndjson"))).code).toBe("invalid_ndjson");
+    const err = await thrownBy(() => readSureNdjson('{"type":"Account"}\n'));
     expect([err.code, err.errors]).toEqual(["invalid_ndjson", ["Line 1 must be a JSON object with type and data."]]);
     expect(err.toString()).toContain("Invalid Sure NDJSON content.");
     expect((err as NdjsonContentError).toAppError().code).toBe("invalid_ndjson");
   });
 
-  it("skips blank lines, reads CRLF line ends and a byte order mark, and numbers lines as an editor does", () => {
+  it("skips blank lines, reads CRLF line ends and a byte order mark, and numbers lines as an editor does", async () => {
     const text = `\uFEFF\r\n${ndjson([account("a")])}\r\n\r\n   \r\n${JSON.stringify({ type: "Transaction", data: { id: "t", account_id: "nope", date: "2024-01-01", amount: "1" } })}\r\n`;
-    const result: SureNdjsonReadResult = readSureNdjson(text);
+    const result: SureNdjsonReadResult = await readSureNdjson(text);
     expect(result.rowsCount).toBe(2);
     expect(result.records.Account).toHaveLength(1);
     expect(result.errors).toEqual([{ line: 5, code: "missing_reference", message: 'Line 5 Transaction references missing account_id "nope".' }]);
     expect(result.records.Transaction[0]!.line).toBe(5);
   });
 
-  it("lists at most 50 preflight errors, the last saying how many more there are", () => {
-    const preflight = preflightSureNdjson(ndjson(Array.from({ length: 120 }, (_, i) => ({ type: "Mystery", data: { i } }))));
+  it("lists at most 50 preflight errors, the last saying how many more there are", async () => {
+    const preflight = await preflightSureNdjson(ndjson(Array.from({ length: 120 }, (_, i) => ({ type: "Mystery", data: { i } }))));
     expect(preflight.error_count).toBe(120);
     expect(preflight.errors).toHaveLength(50);
     expect(preflight.errors[49]).toEqual({ code: "more_errors", message: "…and 71 more errors." });

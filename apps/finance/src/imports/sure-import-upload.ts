@@ -14,9 +14,9 @@ export interface SureUpload {
 const ERRORS_NAMED = 50;
 
 /** Content refused as a whole, answered as Sure's imports controller answers it. */
-function accepted<T>(read: () => T): T {
+async function accepted<T>(read: () => Promise<T>): Promise<T> {
   try {
-    return read();
+    return await read();
   } catch (err) {
     if (err instanceof NdjsonContentError || err instanceof ImportParseError) throw err.toAppError();
     throw err;
@@ -40,7 +40,7 @@ export async function createSureImport(
   options: { currency: string; publish: boolean; queued: () => void },
 ): Promise<string> {
   const content = upload.content ?? "";
-  const read = accepted(() =>
+  const read = await accepted(() =>
     readSureNdjson(content, SURE_NDJSON_LIMITS, { defaultCurrency: options.currency, source: sourceOf(upload), maxReportedProblems: ERRORS_NAMED }),
   );
   const created = await imports.create(familyId, {
@@ -65,7 +65,7 @@ export async function createSureImport(
 }
 
 /** Sure's SureImport preflight of the content (nothing kept); the family's currency is what records without one are in. */
-export function preflightSureImport(upload: SureUpload, currency: string): SureNdjsonPreflight {
+export function preflightSureImport(upload: SureUpload, currency: string): Promise<SureNdjsonPreflight> {
   return accepted(() =>
     preflightSureNdjson(upload.content ?? "", {
       defaultCurrency: currency,

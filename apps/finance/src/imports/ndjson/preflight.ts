@@ -6,6 +6,7 @@ import { firstRecordLine, withoutBom } from "./ndjson-lines";
 import type { NdjsonProblem, ProblemList } from "./problems";
 import { entityCountsOf } from "./read-sure-ndjson";
 import { scanSureNdjson, type ExistingNames } from "./scan";
+import { NDJSON_READS } from "./semaphore";
 
 export interface SureNdjsonPreflightOptions {
   limits?: SureNdjsonLimits;
@@ -53,17 +54,27 @@ function listed(problems: ProblemList, noun: string): PreflightProblem[] {
  * answer, `valid` false when anything would block the import: lines that are no JSON record,
  * unsupported types, missing required fields, bad accountables, split lines that do not add up,
  * references to source ids the file does not give, duplicates, names the family has (with
- * `existingNames`). More records than one import publishes is a warning, as in Sure; the rows are
- * read all the same (only the byte cap bounds them).
+ * `existingNames`). More rows than one import publishes (records and split lines: see
+ * SureNdjsonLimits.maxRows) is a warning, as in Sure; the rows are read all the same (only the
+ * byte cap bounds them). Cooperative, and bounded with the reads (see readSureNdjson).
  */
-export function preflightSureNdjson(text: string, options: SureNdjsonPreflightOptions = {}): SureNdjsonPreflight {
+export async function preflightSureNdjson(text: string, options: SureNdjsonPreflightOptions = {}): Promise<SureNdjsonPreflight> {
   const limits = fullLimits(options.limits ?? SURE_NDJSON_LIMITS);
   assertCsvSize(text, limits.maxBytes, options.source);
   const content = withoutBom(text);
   // Blank raw content is no content (422); a blank uploaded file is read, and has no rows.
   if (options.source !== "file" && firstRecordLine(content) === null) throw new NdjsonContentError("missing_content", MISSING_CONTENT_MESSAGE);
+  return NDJSON_READS.run(() => preflightOf(text, content, limits, options));
+}
 
-  const scan = scanSureNdjson(content, {
+/** The preflight of the content (without its byte order mark) once its size and first line passed. */
+async function preflightOf(
+  text: string,
+  content: string,
+  limits: Required<SureNdjsonLimits>,
+  options: SureNdjsonPreflightOptions,
+): Promise<SureNdjsonPreflight> {
+  const scan = await scanSureNdjson(content, {
     limits,
     defaultCurrency: options.defaultCurrency ?? "USD",
     existingNames: options.existingNames,
@@ -75,7 +86,7 @@ export function preflightSureNdjson(text: string, options: SureNdjsonPreflightOp
   if (scan.rowsCount > 0 && Object.values(entityCounts).every((count) => count === 0)) {
     warningDetails.push({ code: "no_importable_records", message: NO_IMPORTABLE_RECORDS });
   }
-  if (scan.rowsCount > limits.maxRows) warningDetails.push({ code: "row_count_exceeded", message: ROW_COUNT_WARNING });
+  if (scan.rowsCount + scan.splitLinesCount > limits.maxRows) warningDetails.push({ code: "row_count_exceeded", message: ROW_COUNT_WARNING });
   const kept = warningDetails.slice(0, MAX_LISTED);
 
   return {

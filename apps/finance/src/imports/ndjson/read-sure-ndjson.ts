@@ -1,7 +1,6 @@
 import { assertCsvSize } from "../parsing/csv-table";
-import { ImportParseError } from "../parsing/import-parse-error";
 import { parseJsonLine } from "./json-line";
-import { fullLimits, SURE_NDJSON_LIMITS, type SureNdjsonLimits } from "./limits";
+import { fullLimits, maxRowsError, SURE_NDJSON_LIMITS, type SureNdjsonLimits } from "./limits";
 import { INVALID_NDJSON_MESSAGE, MISSING_CONTENT_MESSAGE, NdjsonContentError } from "./ndjson-content-error";
 import { countRecordLines, firstRecordLine, withoutBom } from "./ndjson-lines";
 import type { NdjsonProblem } from "./problems";
@@ -9,6 +8,8 @@ import { ENTITY_KEYS, emptyEntityCounts, isSureRecordType, type SureEntityCounts
 import type { SureNdjsonRecords } from "./record-values";
 import { scanSureNdjson, type ExistingNames, type SureNdjsonScan } from "./scan";
 import { isJsonObject } from "./field-schemas";
+import { NDJSON_READS } from "./semaphore";
+import { Turns } from "./turns";
 
 export interface SureNdjsonReadOptions {
   /** The family's currency: what a record (or its account) without a currency is in. Default USD (Sure's family default). */
@@ -89,23 +90,36 @@ export function readResultOf(scan: SureNdjsonScan): SureNdjsonReadResult {
  * A Sure NDJSON export (all.ndjson) read line by line into typed records, without a database.
  * Throws for a file refused as a whole, as Sure's imports controller answers it: too large
  * (ImportParseError file_too_large / content_too_large), no content (NdjsonContentError
- * missing_content), a first record that is no Sure record (invalid_ndjson), more records than one
- * import publishes (ImportParseError max_row_count_exceeded). Everything else is a problem of a
- * line in `errors`, as Sure's preflight reports it; the records that passed are in `records`.
+ * missing_content), a first record that is no Sure record (invalid_ndjson), more rows than one
+ * import publishes, records and split lines counted (ImportParseError max_row_count_exceeded; see
+ * SureNdjsonLimits.maxRows). Everything else is a problem of a line in `errors`, as Sure's
+ * preflight reports it; the records that passed are in `records`. Cooperative (see
+ * scanSureNdjson), and at most NDJSON_READS.size reads (this and the preflight) run at once.
  */
-export function readSureNdjson(text: string, limits: SureNdjsonLimits = SURE_NDJSON_LIMITS, options: SureNdjsonReadOptions = {}): SureNdjsonReadResult {
+export async function readSureNdjson(
+  text: string,
+  limits: SureNdjsonLimits = SURE_NDJSON_LIMITS,
+  options: SureNdjsonReadOptions = {},
+): Promise<SureNdjsonReadResult> {
   const full = fullLimits(limits);
   assertCsvSize(text, full.maxBytes, options.source);
   const content = withoutBom(text);
   assertFirstRecord(content, full, options.source ?? "content");
-  if (countRecordLines(content, full.maxRows) > full.maxRows) {
-    throw new ImportParseError("max_row_count_exceeded", `The file has more than ${full.maxRows} records, the most one import can take.`);
-  }
-  const scan = scanSureNdjson(content, {
-    limits: full,
-    defaultCurrency: options.defaultCurrency ?? DEFAULT_CURRENCY,
-    existingNames: options.existingNames,
-    maxReportedProblems: options.maxReportedProblems ?? DEFAULT_MAX_REPORTED,
+  return NDJSON_READS.run(async () => {
+    const turns = new Turns();
+    // Lines first, without parsing one: a file of a million short lines is refused at once.
+    if ((await countRecordLines(content, turns, full.maxRows)) > full.maxRows) throw maxRowsError(full.maxRows, { splitLines: false });
+    const scan = await scanSureNdjson(
+      content,
+      {
+        limits: full,
+        defaultCurrency: options.defaultCurrency ?? DEFAULT_CURRENCY,
+        existingNames: options.existingNames,
+        maxReportedProblems: options.maxReportedProblems ?? DEFAULT_MAX_REPORTED,
+        refuseOverMaxRows: true,
+      },
+      turns,
+    );
+    return readResultOf(scan);
   });
-  return readResultOf(scan);
 }

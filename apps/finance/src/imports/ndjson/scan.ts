@@ -2,8 +2,8 @@ import { unstorableTextOf } from "@hearth/contracts";
 import { plainDecimalOf } from "../../ledger/money";
 import { isBlank, isJsonObject, OptionalCurrencySchema } from "./field-schemas";
 import { parseJsonLine } from "./json-line";
-import type { SureNdjsonLimits } from "./limits";
-import { isBlankLine, ndjsonLines } from "./ndjson-lines";
+import { maxRowsError, type SureNdjsonLimits } from "./limits";
+import { readLines } from "./ndjson-lines";
 import { inspect, ProblemList } from "./problems";
 import { checkAccountable, checkRequiredFields, checkSplitLines } from "./record-checks";
 import { issuesMessage, recordSchemas } from "./record-schemas";
@@ -23,6 +23,7 @@ import type { SureNdjsonRecords, SureTransactionValues } from "./record-values";
 import type { ReadContext } from "./read-context";
 import { SourceIdIndex } from "./source-ids";
 import { splitLinesOf } from "./split-lines";
+import { lineUnits, Turns } from "./turns";
 
 /** Names of the family's categories, tags and merchants (a record with one of them collides). */
 export type ExistingNames = Partial<Record<TaxonomyType, Iterable<string>>>;
@@ -33,6 +34,11 @@ export interface ScanOptions {
   existingNames?: ExistingNames;
   /** Problems kept for the answer (all are counted). */
   maxReportedProblems: number;
+  /**
+   * Refuse the file (ImportParseError max_row_count_exceeded) as soon as its records and split
+   * lines pass limits.maxRows, reading no further; else they are only counted (the preflight warns).
+   */
+  refuseOverMaxRows?: boolean;
 }
 
 /** Everything one pass over the file found. */
@@ -42,6 +48,8 @@ export interface SureNdjsonScan {
   warnings: ProblemList;
   /** Nonblank lines. */
   rowsCount: number;
+  /** Split lines of the Transaction records (each is a row written: see SureNdjsonLimits.maxRows). */
+  splitLinesCount: number;
   /** Lines that are a JSON object with a supported type and an object as data (Sure's valid_rows_count). */
   validRowsCount: number;
   /** Lines with a type and data, by type (Sure's record_type_counts; unsupported types too). */
@@ -53,6 +61,8 @@ interface PendingRecord {
   line: number;
   type: SureRecordType;
   data: Record<string, unknown>;
+  /** The work of reading it, in Turns units (by the length of its line). */
+  units: number;
 }
 
 /** Distinct unsupported types named (in counts and the list) at most, and their longest name. */
@@ -85,72 +95,77 @@ class TypeCounts {
 }
 
 /** Pass one: each line parsed, its envelope checked (Sure's parse_records), source ids tracked. */
-function parseLines(text: string, options: ScanOptions, errors: ProblemList, sourceIds: SourceIdIndex) {
+async function parseLines(text: string, options: ScanOptions, errors: ProblemList, sourceIds: SourceIdIndex, turns: Turns) {
   const pending: PendingRecord[] = [];
   const types = new TypeCounts();
   let rowsCount = 0;
-  for (const { number: line, text: lineText } of ndjsonLines(text)) {
-    if (isBlankLine(lineText)) continue;
+  let splitLinesCount = 0;
+  const { maxRows } = options.limits;
+  await readLines(text, turns, ({ number: line, text: lineText }) => {
     rowsCount++;
     const parsed = parseJsonLine(lineText, options.limits);
     if (!parsed.ok) {
       errors.add(line, parsed.code, `Line ${line} ${parsed.message}`);
-      continue;
+      return;
     }
     const record = parsed.value;
     if (!isJsonObject(record)) {
       errors.add(line, "invalid_ndjson_record", `Line ${line} must be a JSON object.`);
-      continue;
+      return;
     }
     const type = record["type"];
     if (isBlank(type) || !Object.hasOwn(record, "data")) {
       errors.add(line, "invalid_ndjson_record", `Line ${line} must include type and data.`);
-      continue;
+      return;
     }
     if (typeof type !== "string") {
       errors.add(line, "invalid_ndjson_record", `Line ${line} type must be text.`);
-      continue;
+      return;
     }
     types.add(type);
     if (!isSureRecordType(type)) {
       errors.add(line, "unsupported_record_type", `Line ${line} has unsupported record type ${clipType(type)}.`);
-      continue;
+      return;
     }
     const data = record["data"];
     if (!isJsonObject(data)) {
       errors.add(line, "invalid_ndjson_record", `Line ${line} data must be a JSON object.`);
-      continue;
+      return;
     }
     // An escaped NUL or a lone surrogate passes JSON.parse but not PostgreSQL: refused here, by line, not by a failed publish.
     const unstorable = unstorableTextOf(data);
     if (unstorable) {
       errors.add(line, "invalid_import_record", `Line ${line} data.${unstorable.path.join(".")} ${unstorable.message}.`);
-      continue;
+      return;
     }
-    pending.push({ line, type, data });
+    pending.push({ line, type, data, units: lineUnits(lineText.length) });
     const kind = SOURCE_ID_TYPES[type];
     const id = sourceIdOf(data["id"]);
     if (kind && id !== null) sourceIds.track(kind, id, line, type);
-    if (type === "Transaction") trackSplitLineIds(line, data, sourceIds);
-  }
-  return { pending, rowsCount, types };
+    if (type === "Transaction") splitLinesCount += trackSplitLineIds(line, data, sourceIds);
+    // Read no further than a refusal needs (see SureNdjsonLimits.maxRows).
+    if (options.refuseOverMaxRows && rowsCount + splitLinesCount > maxRows) throw maxRowsError(maxRows, { splitLines: true });
+  });
+  return { pending, rowsCount, splitLinesCount, types };
 }
 
-/** add_split_line_source_ids: a split line's id is a transaction id (a transfer may name it). */
-function trackSplitLineIds(line: number, data: Record<string, unknown>, sourceIds: SourceIdIndex): void {
+/** add_split_line_source_ids: a split line's id is a transaction id (a transfer may name it). Answers how many split lines there are. */
+function trackSplitLineIds(line: number, data: Record<string, unknown>, sourceIds: SourceIdIndex): number {
   const splitLines = splitLinesOf(data);
-  if (!Array.isArray(splitLines)) return;
+  if (!Array.isArray(splitLines)) return 0;
   splitLines.forEach((splitLine: unknown, index) => {
     const id = isJsonObject(splitLine) ? sourceIdOf(splitLine["id"]) : null;
     if (id !== null) sourceIds.track("transactions", id, line, `Transaction split line ${index + 1}`);
   });
+  return splitLines.length;
 }
 
 /** The currencies records fall back to: each account's and budget's own, else the family's. */
-function readContextOf(pending: readonly PendingRecord[], defaultCurrency: string): ReadContext {
+async function readContextOf(pending: readonly PendingRecord[], defaultCurrency: string, turns: Turns): Promise<ReadContext> {
   const accountCurrencies = new Map<string, string>();
   const budgetCurrencies = new Map<string, string>();
   for (const { type, data } of pending) {
+    if (turns.due()) await turns.pause();
     if (type !== "Account" && type !== "Budget") continue;
     const id = sourceIdOf(data["id"]);
     if (id === null) continue;
@@ -199,14 +214,28 @@ function checkSplitTotal(values: SureTransactionValues, errors: ProblemList): bo
   return false;
 }
 
-/** Pass two: each record checked as Sure's preflight does and read into typed values. */
-function readRecords(pending: readonly PendingRecord[], options: ScanOptions, sourceIds: SourceIdIndex, errors: ProblemList, warnings: ProblemList) {
-  const schemas = recordSchemas(readContextOf(pending, options.defaultCurrency));
+/**
+ * Pass two: each record checked as Sure's preflight does and read into typed values. Each raw
+ * record is let go once read (its place in `pending` emptied): the parsed file and its typed
+ * values are not both held whole.
+ */
+async function readRecords(
+  pending: (PendingRecord | undefined)[],
+  options: ScanOptions,
+  sourceIds: SourceIdIndex,
+  errors: ProblemList,
+  warnings: ProblemList,
+  turns: Turns,
+) {
+  const schemas = recordSchemas(await readContextOf(pending as PendingRecord[], options.defaultCurrency, turns));
   const records = emptyRecords();
   const names = new Map<TaxonomyType, Map<string, number[]>>(TAXONOMY_TYPES.map((type) => [type, new Map()]));
   const valuations = new Map<string, number>();
 
-  for (const record of pending) {
+  for (let index = 0; index < pending.length; index++) {
+    const record = pending[index]!;
+    pending[index] = undefined;
+    if (turns.due(record.units)) await turns.pause();
     const { line, type, data } = record;
     // Like Sure, every check runs and reports: a record with any problem is not read.
     let readable = checkRequiredFields(type, line, data, errors);
@@ -245,10 +274,16 @@ function checkDuplicateValuation(line: number, data: Record<string, unknown>, se
 }
 
 /** validate_duplicate_taxonomy_names and validate_taxonomy_collisions (the latter when the family's names are given). */
-function checkTaxonomyNames(names: Map<TaxonomyType, Map<string, number[]>>, existing: ExistingNames | undefined, errors: ProblemList): void {
+async function checkTaxonomyNames(
+  names: Map<TaxonomyType, Map<string, number[]>>,
+  existing: ExistingNames | undefined,
+  errors: ProblemList,
+  turns: Turns,
+): Promise<void> {
   for (const [type, byName] of names) {
     const taken = new Set(existing?.[type] ?? []);
     for (const [name, lines] of byName) {
+      if (turns.due()) await turns.pause();
       for (const line of taken.has(name) ? lines : []) {
         errors.add(line, "existing_taxonomy_collision", `Line ${line} ${type} name ${inspect(name)} already exists in this family.`);
       }
@@ -263,28 +298,33 @@ function checkTaxonomyNames(names: Map<TaxonomyType, Map<string, number[]>>, exi
  * Reads every line of a Sure NDJSON file and checks it as SureImport::Preflight does, without a
  * database: the envelope of each line, required fields, accountable types and subtypes, split
  * lines, references to source ids given in the same file, duplicate source ids, names and
- * valuations. Records that pass are typed values; the size and row caps are the caller's.
+ * valuations. Records that pass are typed values; the size cap is the caller's, the row cap too
+ * unless `refuseOverMaxRows`. Cooperative: every loop gives the event loop a turn after about
+ * 10 ms of work (see Turns), so other requests are served while a large file is read.
  */
-export function scanSureNdjson(text: string, options: ScanOptions): SureNdjsonScan {
+export async function scanSureNdjson(text: string, options: ScanOptions, turns = new Turns()): Promise<SureNdjsonScan> {
   const errors = new ProblemList(options.maxReportedProblems);
   const warnings = new ProblemList(options.maxReportedProblems);
   const sourceIds = new SourceIdIndex();
-  const { pending, rowsCount, types } = parseLines(text, options, errors, sourceIds);
-  const { records, names } = readRecords(pending, options, sourceIds, errors, warnings);
+  const { pending, rowsCount, splitLinesCount, types } = await parseLines(text, options, errors, sourceIds, turns);
+  const validRowsCount = pending.length;
+  const { records, names } = await readRecords(pending, options, sourceIds, errors, warnings, turns);
   for (const duplicate of sourceIds.duplicates()) {
+    if (turns.due()) await turns.pause();
     errors.add(
       duplicate.line,
       "duplicate_source_id",
       `${SOURCE_KIND_NAMES[duplicate.kind]} source id ${inspect(duplicate.id)} appears more than once (${duplicate.places}).`,
     );
   }
-  checkTaxonomyNames(names, options.existingNames, errors);
+  await checkTaxonomyNames(names, options.existingNames, errors, turns);
   return {
     records,
     errors,
     warnings,
     rowsCount,
-    validRowsCount: pending.length,
+    splitLinesCount,
+    validRowsCount,
     recordTypeCounts: types.counts,
     unsupportedTypes: types.unsupported,
   };

@@ -32,11 +32,18 @@ async function familySettings(tx: FinanceTx, familyId: string): Promise<{ curren
   return { currency: row?.currency ?? "USD", monthStartDay: row?.month_start_day ?? 1 };
 }
 
-/** The import's NDJSON read as the upload read it; a file-level refusal or any line's problem fails the publish. */
-function readContent(content: string, currency: string): SureNdjsonReadResult {
+/**
+ * The import's NDJSON read as the upload read it; a file-level refusal or any line's problem fails
+ * the publish. The content is fetched here and let go with this call: only the records stay for
+ * the writes (an import session's content is up to 64 MB).
+ */
+async function readStoredContent(tx: FinanceTx, target: PublishTarget, currency: string): Promise<SureNdjsonReadResult> {
+  const { id, familyId } = target;
+  const [stored] = await tx.$queryRaw<{ content: string }[]>`SELECT content FROM imports WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid`;
+  if (!stored) throw new PublishError("The import no longer exists.");
   let read: SureNdjsonReadResult;
   try {
-    read = readSureNdjson(content, PUBLISH_LIMITS, { defaultCurrency: currency, maxReportedProblems: PROBLEMS_NAMED });
+    read = await readSureNdjson(stored.content, PUBLISH_LIMITS, { defaultCurrency: currency, maxReportedProblems: PROBLEMS_NAMED });
   } catch (err) {
     if (err instanceof NdjsonContentError || err instanceof ImportParseError) throw new PublishError(err.message);
     throw err;
@@ -65,10 +72,8 @@ export async function publishSureImport(
   onProgress: (rowsDone: number) => Promise<void>,
 ): Promise<Record<string, number>> {
   const { id: importId, familyId } = target;
-  const [stored] = await tx.$queryRaw<{ content: string }[]>`SELECT content FROM imports WHERE id = ${importId}::uuid AND family_id = ${familyId}::uuid`;
-  if (!stored) throw new PublishError("The import no longer exists.");
   const settings = await familySettings(tx, familyId);
-  const { records } = readContent(stored.content, settings.currency);
+  const { records } = await readStoredContent(tx, target, settings.currency);
 
   let done = 0;
   const context: SurePublishContext = {

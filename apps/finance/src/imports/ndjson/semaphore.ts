@@ -1,0 +1,54 @@
+/**
+ * At most `size` tasks at once; the others wait in the order they came (first in, first out: a
+ * slot freed goes to the longest waiter, never to a task that comes later).
+ */
+export class Semaphore {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly size: number) {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`A semaphore needs a whole number of slots, at least 1 (got ${size}).`);
+  }
+
+  /** Tasks running now. */
+  get active(): number {
+    return this.running;
+  }
+
+  /** Tasks waiting for a slot. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** Runs `task` once a slot is free, and frees the slot when it settles (resolved or thrown). */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.running < this.size) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    // The slot passes straight to the next waiter (running stays as it is), so none can jump the queue.
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
+
+/**
+ * NDJSON reads (an upload's create or preflight, a publish) running at once in the process: each
+ * holds its file parsed, several times the file's size, so twenty parallel 10 MB uploads wait
+ * their turn instead of holding twenty parsed files.
+ */
+export const NDJSON_READS = new Semaphore(2);
