@@ -4,3 +4,4 @@ export { signUpUser, logIn, changeCredentialsDirectly, TEST_PASSWORD, DEVICE, SE
 export { answersWithinOneSecond, eventually } from "./eventually";
 export { expectAuditEntries, pendingOutboxCount, type AuditEntry } from "./audit-helpers";
 export { APP_REDIRECT, followSsoCallback, ssoProviderSettings, ssoSignIn } from "./sso";
+export { accountLine, transactionLine } from "./sure-ndjson";

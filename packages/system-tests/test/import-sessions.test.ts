@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportSessionResponseSchema } from "@hearth/contracts";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
+import { accountLine, apiClient, eventually, signUpUser, startSystem, transactionLine, type ApiClient, type TestSystem, type TestUser } from "../src";
 
 let system: TestSystem;
 let api: ApiClient;
@@ -17,14 +17,6 @@ beforeAll(async () => {
   user = await signUpUser(api, "mover");
 });
 afterAll(async () => system?.stop());
-
-const accountLine = (id: string, name: string) =>
-  JSON.stringify({
-    type: "Account",
-    data: { id, name, balance: "100.00", currency: "USD", accountable_type: "Depository", accountable: { subtype: "checking" } },
-  });
-const transactionLine = (account: string, name: string) =>
-  JSON.stringify({ type: "Transaction", data: { id: randomUUID(), account_id: account, date: "2026-03-01", amount: "12.50", currency: "USD", name } });
 
 const sessionOf = (res: { body: unknown }) => ImportSessionResponseSchema.parse(res.body).data;
 const chunk = (id: string, body: Record<string, unknown>, key = user.writeKey) => api.post(`/api/v1/import_sessions/${id}/chunks`, body, { apiKey: key });

@@ -15,14 +15,19 @@ export const IMPORT_SESSION_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Sure's import sessions over finance's tables (import_sessions, import_session_chunks); a publish makes one SureImport of all chunks. */
 export function createImportSessionRepository(db: FinanceDb) {
+  /**
+   * The session, locked, with the status of the import publishing it. The import is read by a
+   * statement of its own once the lock is held: joined into the locking one, a request that waited
+   * for the lock got the session as the holder left it (import_id set) but the import as it was
+   * before the wait (none), and published the session again.
+   */
   async function lockSession(tx: FinanceTx, familyId: string, id: string) {
-    const [row] = await tx.$queryRaw<{ id: string; expected_chunks: number | null; import_id: string | null; import_status: string | null }[]>`
-      SELECT s.id, s.expected_chunks, s.import_id, i.status::text AS import_status
-        FROM import_sessions s LEFT JOIN imports i ON i.id = s.import_id
-       WHERE s.id = ${id}::uuid AND s.family_id = ${familyId}::uuid
-         FOR UPDATE OF s`;
+    const [row] = await tx.$queryRaw<{ id: string; expected_chunks: number | null; import_id: string | null }[]>`
+      SELECT id, expected_chunks, import_id FROM import_sessions WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid FOR UPDATE`;
     if (!row) throw AppError.notFound("Import session");
-    return row;
+    const [imported] =
+      row.import_id === null ? [] : await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM imports WHERE id = ${row.import_id}::uuid`;
+    return { ...row, import_status: imported?.status ?? null };
   }
 
   const find = (familyId: string, id: string) => db.importSession.findFirst({ where: { id, familyId }, include: SESSION_VIEW });
