@@ -1,6 +1,7 @@
 // One family's export written by a process of its own (spawned by data-in-out.bench.ts), so its
 // peak RSS is the exporting code's alone: the finance database client and the archive writer, as
-// the finance service runs them (less its HTTP server). Prints one JSON line.
+// the finance service runs them (less its HTTP server), with its Node.js flags (the spawner
+// passes APP_NODE_FLAGS.finance). Prints one JSON line.
 import { Writable } from "node:stream";
 import { performance } from "node:perf_hooks";
 import { createFinanceDb } from "@hearth/finance/db";

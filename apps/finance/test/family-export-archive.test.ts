@@ -1,12 +1,12 @@
 // The family export's archive writer against real rows: Sure's export version 2 (its
-// Family::DataExporter and data_exporter_test.rb), written as a stream from keyset batches.
+// Family::DataExporter and data_exporter_test.rb), written as a stream from COPY.
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import yauzl from "yauzl";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@hearth/contracts";
 import { writeFamilyExport, type FamilyExportOptions } from "../src/family-exports/export-archive";
 import { contextOf, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
@@ -492,11 +492,10 @@ describe("writeFamilyExport: Sure's export version 2", () => {
   }
 });
 
-describe("writeFamilyExport on a large family: bounded batches, streamed out as they are read", () => {
+describe("writeFamilyExport on a large family: streamed out as it is read", () => {
   const TRANSACTIONS = 20_000;
-  const BATCH = 1_000;
 
-  it("reads 20,000 transactions in batches of at most batchSize, each read only after the previous ones reached the output", async () => {
+  it("reads 20,000 transactions a chunk at a time, no faster than the output takes them, one file after the other", async () => {
     const actor = newActor();
     const call = financeAs(finance, actor);
     const account = await call("accounts.create", {
@@ -521,38 +520,38 @@ describe("writeFamilyExport on a large family: bounded batches, streamed out as 
       await finance.call("ledger.import", "mutation", { entries, entry_tags: [], transfers: [] }, contextOf(actor));
     }
 
+    // An output that stops taking bytes once it has 64 KB, until it is let go.
     let written = 0;
+    let held: (() => void) | null = null;
+    let letGo = false;
     const out = new Writable({
       write(chunk: Buffer, _encoding, callback) {
         written += chunk.length;
-        callback();
+        if (written > 64 * 1024 && !letGo) held = () => callback();
+        else callback();
       },
     });
-    const batches: { part: string; rows: number; writtenBefore: number }[] = [];
-    const result = await writeFamilyExport(finance.db, actor.familyId, out, {
-      batchSize: BATCH,
-      onBatch: (part, rows) => batches.push({ part, rows, writtenBefore: written }),
-    });
+    const reads: { part: string; writtenBefore: number }[] = [];
+    const exporting = writeFamilyExport(finance.db, actor.familyId, out, { onRead: (part) => reads.push({ part, writtenBefore: written }) });
+    await vi.waitFor(() => expect(held).not.toBeNull(), { timeout: 60_000 });
+    // Streaming, not collecting: with the output stopped, the reading stops too once the streams'
+    // small buffers are full (collected first, every row would be read all the same).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const readWhileHeld = reads.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(reads.length).toBe(readWhileHeld);
+    letGo = true;
+    held!();
+    const result = await exporting;
 
+    expect(reads.length).toBeGreaterThan(readWhileHeld + 20);
     expect(result.rows["transactions.csv"]).toBe(TRANSACTIONS);
     expect(result.rows["all.ndjson:Transaction"]).toBe(TRANSACTIONS);
     expect(result.bytes).toBe(written);
-    expect(batches.every((batch) => batch.rows <= BATCH)).toBe(true);
-    for (const part of ["transactions.csv", "all.ndjson:Transaction"]) {
-      const reads = batches.filter((batch) => batch.part === part);
-      // 20 full batches, then one that finds nothing more: never one query for everything.
-      expect(reads.map((batch) => batch.rows)).toEqual([...Array<number>(TRANSACTIONS / BATCH).fill(BATCH), 0]);
-    }
-    // Streaming, not collecting: while the transaction records are read, the output keeps taking
-    // them: at each full batch read, it has grown since five reads before (a few batches at most
-    // sit in the archive's stream buffers; collected first, nothing would reach it until the end).
-    const ndjsonReads = batches.filter((batch) => batch.part === "all.ndjson:Transaction" && batch.rows === BATCH).map((batch) => batch.writtenBefore);
-    expect(ndjsonReads).toHaveLength(TRANSACTIONS / BATCH);
-    for (let i = 5; i < ndjsonReads.length; i++) expect(ndjsonReads[i]).toBeGreaterThan(ndjsonReads[i - 5]!);
-    // Parts are read one after another, in the archive's order.
-    const firstOf = (part: string) => batches.findIndex((batch) => batch.part === part);
-    const lastOf = (part: string) => batches.findLastIndex((batch) => batch.part === part);
-    expect(lastOf("transactions.csv")).toBeLessThan(firstOf("trades.csv"));
-    expect(lastOf("rules.csv")).toBeLessThan(firstOf("all.ndjson:Account"));
+    // Files are read one after another, in the archive's order.
+    const firstOf = (part: string) => reads.findIndex((read) => read.part === part);
+    const lastOf = (part: string) => reads.findLastIndex((read) => read.part === part);
+    expect(lastOf("transactions.csv")).toBeLessThan(firstOf("rules.csv"));
+    expect(lastOf("rules.csv")).toBeLessThan(firstOf("all.ndjson:Transaction"));
   }, 240_000);
 });

@@ -10,8 +10,22 @@ type PrismaClientClass<C> = new (options: { adapter: PrismaPg }) => C;
  * compiler: no engine binary at run time). The pool is made here so its use is reported
  * (`pg_pool_connections{pool="prisma"}`).
  */
-export function createPrismaClient<C>(ClientClass: PrismaClientClass<C>, databaseUrl: string, poolSize = 10): C {
+export function createPrismaClient<C extends object>(ClientClass: PrismaClientClass<C>, databaseUrl: string, poolSize = 10): C {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   registerPgPool("prisma", pool);
-  return new ClientClass({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const client = new ClientClass({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  poolsByClient.set(client, pool);
+  return client;
+}
+
+const poolsByClient = new WeakMap<object, pg.Pool>();
+
+/**
+ * The pg pool under a client made by createPrismaClient: for what Prisma cannot do (a COPY
+ * streamed out of the database), on one of the same connections.
+ */
+export function pgPoolOf(client: object): pg.Pool {
+  const pool = poolsByClient.get(client);
+  if (!pool) throw new Error("not a client made by createPrismaClient");
+  return pool;
 }

@@ -130,7 +130,7 @@ export async function* ruleBatches(scope: ExportScope, part: string): AsyncGener
         include: RULE_INCLUDE,
       }),
     );
-    scope.onBatch?.(part, rules.length);
+    scope.onRead?.(part);
     if (rules.length > 0) {
       const lookups = rules.flatMap((rule) => [
         ...rule.conditions

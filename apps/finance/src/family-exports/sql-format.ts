@@ -3,10 +3,10 @@ import { Prisma } from "../generated/prisma/client";
 import { ACCOUNTABLE_TYPES } from "./sure-values";
 
 /*
- * The export's rows are written as text by PostgreSQL, a batch to one string: a million rows
- * read as JavaScript objects cost several hundred MB of short-lived heap, their text a few MB a
- * batch. These build the SQL for Sure's formats; each takes SQL expressions (of columns, so that
- * a subquery is not run again for every use).
+ * The export's rows are written as text by PostgreSQL and streamed out by COPY: a million rows
+ * read as JavaScript objects would cost several hundred MB of short-lived heap. These build the
+ * SQL for Sure's formats; each takes SQL expressions (of columns, so that a subquery is not run
+ * again for every use).
  */
 
 let digitsJson: string | null = null;
@@ -25,9 +25,23 @@ function currencyDigitsJson(): string {
 /** Ruby's BigDecimal#to_s (Rails' "F" format) of a numeric: the plainest decimal with a fraction digit, "42.5", "1000.0", "-0.05". */
 export const plainNumericSql = (value: Prisma.Sql): Prisma.Sql => Prisma.sql`regexp_replace(trim_scale((${value}))::text, '^(-?[0-9]+)$', '\\1.0')`;
 
-/** An amount in minor units as the plain decimal of its currency (exact: numeric division by a power of ten). */
-export const amountSql = (cents: Prisma.Sql, currency: Prisma.Sql): Prisma.Sql =>
-  plainNumericSql(Prisma.sql`((${cents})::numeric / power(10::numeric, coalesce((${currencyDigitsJson()}::jsonb ->> ${currency})::int, 2)))`);
+/** A whole amount of `unit` minor units (a power of ten above 1) as a plain decimal, in integer arithmetic: "-0.05", "1.5", "12.0". */
+const decimalOfUnits = (cents: Prisma.Sql, unit: number): Prisma.Sql => Prisma.sql`
+  CASE WHEN ${cents} < 0 THEN '-' ELSE '' END || (abs(${cents}) / ${Prisma.raw(String(unit))})::text || '.'
+    || coalesce(nullif(rtrim(substr((abs(${cents}) % ${Prisma.raw(String(unit))} + ${Prisma.raw(String(unit))})::text, 2), '0'), ''), '0')`;
+
+/**
+ * An amount in minor units as the plain decimal of its currency, exact: in integer arithmetic
+ * for the currencies of 2, 0 and 3 digits (every one Intl knows), by numeric division otherwise.
+ */
+export const amountSql = (cents: Prisma.Sql, currency: Prisma.Sql): Prisma.Sql => {
+  const whole = Prisma.sql`(${cents})`;
+  return Prisma.sql`(CASE coalesce((${currencyDigitsJson()}::jsonb ->> ${currency})::int, 2)
+    WHEN 2 THEN ${decimalOfUnits(whole, 100)}
+    WHEN 0 THEN ${whole}::text || '.0'
+    WHEN 3 THEN ${decimalOfUnits(whole, 1000)}
+    ELSE ${plainNumericSql(Prisma.sql`(${whole}::numeric / power(10::numeric, (${currencyDigitsJson()}::jsonb ->> ${currency})::int))`)} END)`;
+};
 
 /** A timestamp as ActiveSupport's JSON writes it: UTC, milliseconds, "Z". */
 export const jsonTimeSql = (at: Prisma.Sql): Prisma.Sql => Prisma.sql`to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -41,22 +55,51 @@ export const dateSql = (day: Prisma.Sql): Prisma.Sql => Prisma.sql`to_char(${day
 /** Sure's Accountable class name of an account type ("credit_card" → "CreditCard"). */
 export const accountableTypeSql = (accountType: Prisma.Sql): Prisma.Sql => Prisma.sql`(${JSON.stringify(ACCOUNTABLE_TYPES)}::jsonb ->> ${accountType}::text)`;
 
+/** Text known to hold nothing JSON escapes (an id, an ISO date or time, a decimal, an enum label): written between quotes as it is. */
+export interface JsonToken {
+  token: Prisma.Sql;
+}
+export const token = (text: Prisma.Sql): JsonToken => ({ token: text });
+
+/** JSON text written in as it is (a nested object). */
+export interface JsonText {
+  json: Prisma.Sql;
+}
+
+/** A field of a JSON object: any SQL value (written by to_json, as row_to_json would), a token, or JSON text. */
+export type JsonField = Prisma.Sql | JsonToken | JsonText;
+
+/** A column of the rows a part reads (their alias is `r`). */
+export const col = (name: string): Prisma.Sql => Prisma.raw(`r.${name}`);
+
+/** A column holding an id, an ISO date or an enum label, as a JSON token. */
+export const tokenCol = (name: string): JsonToken => token(col(name));
+
+/** Sure's created_at and updated_at of the row, as ActiveSupport's JSON writes them. */
+export const timestampFields = (): Record<"created_at" | "updated_at", JsonToken> => ({
+  created_at: token(jsonTimeSql(col("created_at"))),
+  updated_at: token(jsonTimeSql(col("updated_at"))),
+});
+
+const fieldValue = (field: JsonField): Prisma.Sql => {
+  if ("token" in field) return Prisma.sql`coalesce('"' || ${field.token} || '"', 'null')`;
+  if ("json" in field) return Prisma.sql`coalesce(${field.json}, 'null')`;
+  return Prisma.sql`coalesce(to_json(${field})::text, 'null')`;
+};
+
 /**
- * A CSV cell as Ruby's CSV writes it (see csv-cell.ts): NULL empty, "" quoted, a value with a
- * comma, quote, CR or LF quoted with its quotes doubled, anything else as it is.
+ * A compact JSON object of `fields` in their order ({"a":1,"b":"x"}, NULL as null), concatenated
+ * field by field: what row_to_json writes, at about half its cost (no row built per line).
  */
-export const csvCellSql = (text: Prisma.Sql): Prisma.Sql =>
-  Prisma.sql`CASE WHEN ${text} IS NULL THEN '' WHEN ${text} = '' OR ${text} ~ E'[",\\r\\n]' THEN '"' || replace(${text}, '"', '""') || '"' ELSE ${text} END`;
+export const jsonObjectSql = (fields: Record<string, JsonField>): Prisma.Sql =>
+  Prisma.sql`(${Prisma.join(
+    Object.entries(fields).map(([key, field], i) => Prisma.sql`${`${i === 0 ? "{" : ","}${JSON.stringify(key)}:`} || ${fieldValue(field)}`),
+    " || ",
+  )} || '}')`;
 
-/** A CSV line of text expressions, newline included. */
-export const csvLineSql = (cells: Prisma.Sql[]): Prisma.Sql => Prisma.sql`concat_ws(',', ${Prisma.join(cells.map(csvCellSql), ", ")}) || E'\\n'`;
+/** One all.ndjson line: {"type":…,"data":{…}}, the data's keys in the order of `fields`. */
+export const recordSql = (type: string, fields: Record<string, JsonField>): Prisma.Sql =>
+  Prisma.sql`${`{"type":${JSON.stringify(type)},"data":`} || ${jsonObjectSql(fields)} || '}'`;
 
-/**
- * One all.ndjson line: {"type":…,"data":{…}} with the data's keys in the order `data` selects
- * them (row_to_json keeps it, and writes compact JSON as Rails does).
- */
-export const recordSql = (type: string, data: Prisma.Sql): Prisma.Sql =>
-  Prisma.sql`${`{"type":"${type}","data":`} || (SELECT row_to_json(d) FROM (SELECT ${data}) d)::text || '}'`;
-
-/** A nested JSON object of named expressions, compact ({"subtype":"savings"}). */
-export const objectSql = (fields: Prisma.Sql): Prisma.Sql => Prisma.sql`(SELECT row_to_json(o) FROM (SELECT ${fields}) o)`;
+/** A nested JSON object of `fields` ({"subtype":"savings"}). */
+export const objectField = (fields: Record<string, JsonField>): JsonText => ({ json: jsonObjectSql(fields) });

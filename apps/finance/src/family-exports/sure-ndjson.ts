@@ -1,4 +1,4 @@
-import { countRows, type ExportScope, type TextBatch } from "./export-scope";
+import { countRows, type ExportScope } from "./export-scope";
 import { accountRecords, balanceRecords } from "./ndjson-accounts";
 import { budgetCategoryRecords, budgetRecords } from "./ndjson-budgets";
 import { categoryRecords, merchantRecords, tagRecords } from "./ndjson-catalog";
@@ -6,16 +6,17 @@ import { holdingRecords, tradeRecords } from "./ndjson-investments";
 import { recurringRecords } from "./ndjson-recurring";
 import { rejectedTransferRecords, transactionRecords, transferRecords } from "./ndjson-transactions";
 import { valuationRecords } from "./ndjson-valuations";
+import { joinedRailsLines } from "./joined-lines";
 import { ruleBatches } from "./rule-export";
 import type { RecordSection } from "./sure-record";
-import { railsEscape, railsJson } from "./sure-values";
 
 /** Rule records, version 1 of Sure's rule schema (a family has at most a few hundred rules: built here, not in SQL). */
 const ruleRecords: RecordSection = {
   type: "Rule",
-  async *batches(scope: ExportScope): AsyncGenerator<TextBatch> {
+  async *lines(scope: ExportScope): AsyncGenerator<string> {
     for await (const rules of ruleBatches(scope, "all.ndjson:Rule")) {
-      yield { text: rules.map((rule) => railsJson({ type: "Rule", version: 1, data: rule })).join("\n"), rows: rules.length };
+      countRows(scope, "all.ndjson:Rule", rules.length);
+      yield rules.map((rule) => `${JSON.stringify({ type: "Rule", version: 1, data: rule })}\n`).join("");
     }
   },
 };
@@ -43,18 +44,14 @@ export const NDJSON_SECTIONS: readonly RecordSection[] = [
   ruleRecords,
 ];
 
+async function* allLines(scope: ExportScope): AsyncGenerator<string | Buffer> {
+  for (const section of NDJSON_SECTIONS) yield* section.lines(scope);
+}
+
 /**
  * all.ndjson: one JSON record a line, lines joined by "\n" with none after the last (as Sure's
  * lines.join("\n")); <, > and & escaped as Rails' JSON encoder does.
  */
-export async function* sureNdjson(scope: ExportScope): AsyncGenerator<string> {
-  let first = true;
-  for (const section of NDJSON_SECTIONS) {
-    for await (const batch of section.batches(scope)) {
-      countRows(scope, `all.ndjson:${section.type}`, batch.rows);
-      const text = railsEscape(batch.text);
-      yield first ? text : `\n${text}`;
-      first = false;
-    }
-  }
+export function sureNdjson(scope: ExportScope): AsyncGenerator<Buffer> {
+  return joinedRailsLines(allLines(scope));
 }

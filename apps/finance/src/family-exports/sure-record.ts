@@ -1,25 +1,18 @@
 import type { Prisma } from "../generated/prisma/client";
-import { textBatches, type ExportScope, type TextBatch } from "./export-scope";
-import { recordSql } from "./sql-format";
+import { textLines, type ExportScope } from "./export-scope";
+import { recordSql, type JsonField } from "./sql-format";
 
-/** The records of one type in all.ndjson, a batch of lines (joined by "\n") at a time. */
+/** The records of one type in all.ndjson, each a line ending in "\n", streamed. */
 export interface RecordSection {
   type: string;
-  batches: (scope: ExportScope) => AsyncGenerator<TextBatch>;
+  lines: (scope: ExportScope) => AsyncGenerator<string | Buffer>;
 }
 
 /**
- * A section whose records the database writes: `rows` is the keyset query (see TextPage, keyed
- * by `keyColumns` columns k0…), `data` the record's fields as named SQL expressions over `r`, in
- * Sure's order.
+ * A section whose records the database writes: `rows` is the ordered query of them, `data` the
+ * record's fields as named SQL expressions over its columns (`r`), in Sure's order.
  */
-export const recordSection = (
-  type: string,
-  keyColumns: number,
-  rows: (scope: ExportScope, after: string[] | null, limit: number) => Prisma.Sql,
-  data: Prisma.Sql,
-): RecordSection => ({
+export const recordSection = (type: string, rows: (scope: ExportScope) => Prisma.Sql, data: Record<string, JsonField>): RecordSection => ({
   type,
-  batches: (scope) =>
-    textBatches(scope, `all.ndjson:${type}`, keyColumns, "\n", (after, limit) => ({ rows: rows(scope, after, limit), line: recordSql(type, data) })),
+  lines: (scope) => textLines(scope, `all.ndjson:${type}`, rows(scope), recordSql(type, data)),
 });

@@ -8,5 +8,9 @@ import type { Archiver, ArchiverOptions } from "archiver";
  */
 const createArchive = (archiverModule as unknown as { default: (format: "zip", options?: ArchiverOptions) => Archiver }).default;
 
-/** A streaming ZIP writer (zlib's default deflate level). */
-export const zipArchive = (): Archiver => createArchive("zip", { zlib: { level: 6 } });
+/**
+ * A streaming ZIP writer (zlib's default deflate level). Its buffers hold 64 KB each, not
+ * archiver's 1 MB: compressed bytes, which a slow output would otherwise let pile up to some
+ * 30 MB of rows read ahead.
+ */
+export const zipArchive = (): Archiver => createArchive("zip", { zlib: { level: 6 }, highWaterMark: 64 * 1024 });

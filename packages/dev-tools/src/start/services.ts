@@ -1,6 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
+import { APP_NODE_FLAGS } from "./app-node-flags";
 import { spawnChild, type Child } from "./child";
 import { StartError } from "./log";
 import { APP_NAMES, databaseUrlKey, type AppName } from "./settings";
@@ -44,7 +45,7 @@ export function startApp(launch: AppLaunch): Child {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of OWNED_KEYS) delete env[key];
   for (const app of APP_NAMES) delete env[databaseUrlKey(app)];
-  return spawnChild(launch.app, process.execPath, ["--enable-source-maps", "--import", exitWithParent, "dist/main.js"], {
+  return spawnChild(launch.app, process.execPath, ["--enable-source-maps", ...APP_NODE_FLAGS[launch.app], "--import", exitWithParent, "dist/main.js"], {
     cwd: path.join(root, "apps", launch.app),
     // Node's on-disk code cache (outside the data dir, shared by every start of this checkout):
     // the second and later starts skip most of the JavaScript compilation.
