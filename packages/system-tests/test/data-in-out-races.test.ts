@@ -249,17 +249,19 @@ describe("parallel import sessions", () => {
 });
 
 describe("parallel family exports", () => {
-  it("are each queued (202) and each built: every one ends completed with a file", async () => {
+  it("are each answered 202 with the export waiting, one per build: every one ends completed with a file", async () => {
     const family = await newFamily("export-race");
     const answers = await race(() => api.post("/api/v1/family_exports", undefined, { apiKey: family.user.writeKey }));
     expect(tally(answers)).toEqual({ 202: N });
-    const ids = answers.map((a) => a.body.data.id as string);
-    expect(new Set(ids).size).toBe(N);
+    // A request while the family's export waits to start is answered with that export (it would
+    // read the same rows): at most one new export per build the worker started meanwhile.
+    const ids = [...new Set(answers.map((a) => a.body.data.id as string))];
+    expect(ids.length).toBeLessThan(N);
     await eventually(
       async () => {
         const rows = await system.db.finance.familyExport.findMany({ where: { familyId: family.familyId } });
         expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
-        expect(rows.map((r) => r.status)).toEqual(Array(N).fill("completed"));
+        expect(rows.map((r) => r.status)).toEqual(Array(ids.length).fill("completed"));
       },
       { timeoutMs: 40_000 },
     );

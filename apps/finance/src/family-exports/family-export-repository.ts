@@ -14,7 +14,21 @@ export interface ClaimedExport {
 /** The family's exports and their archives (family_exports, family_export_chunks). */
 export function createFamilyExportRepository(db: FinanceDb) {
   return {
-    create: (familyId: string): Promise<FamilyExport> => db.familyExport.create({ data: { familyId } }),
+    /**
+     * A new export of the family, or the one it has waiting: one not started yet would read the
+     * same rows (its snapshot is taken when it starts), so a family asking again and again gets
+     * that one and never queues a pile of identical builds. One request at a time per family
+     * (a transaction-scoped advisory lock), so two at once do not both create.
+     */
+    create: (familyId: string): Promise<FamilyExport> =>
+      db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('family_exports.create'), hashtext(${familyId}))`;
+        const waiting = await tx.familyExport.findFirst({
+          where: { familyId, status: "pending", createdAt: { gte: new Date(Date.now() - EXPORT_STUCK_AFTER_MS) } },
+          orderBy: { createdAt: "asc" },
+        });
+        return waiting ?? tx.familyExport.create({ data: { familyId } });
+      }),
 
     async list(familyId: string, window: { skip: number; take: number }): Promise<{ rows: FamilyExport[]; total: number }> {
       const [rows, total] = await Promise.all([
@@ -34,7 +48,11 @@ export function createFamilyExportRepository(db: FinanceDb) {
            AND (lease_expires_at IS NULL OR lease_expires_at < now())`;
     },
 
-    /** The oldest export waiting (or whose worker's lease lapsed: it died), held for `leaseMs`; its old slices are dropped, it is built again. */
+    /**
+     * The oldest export waiting (or whose worker's lease lapsed: it died), held for `leaseMs`; its
+     * old slices are dropped, it is built again. A family has at most one waiting (create), so one
+     * family's requests never queue ahead of others' more than one build.
+     */
     async claim(leaseMs: number): Promise<ClaimedExport | null> {
       const [row] = await db.$queryRaw<{ id: string; family_id: string; lease_expires_at: Date }[]>`
         UPDATE family_exports SET status = 'processing', lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()

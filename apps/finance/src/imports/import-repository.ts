@@ -122,14 +122,20 @@ export function createImportRepository(db: FinanceDb) {
       return queued.count === 1;
     },
 
-    /** The oldest import waiting to be published (or whose worker's lease lapsed), held for `leaseMs`. */
+    /**
+     * The next import waiting to be published (or whose worker's lease lapsed), held for
+     * `leaseMs`. Families take turns: the one whose import was taken up longest ago (or never)
+     * first, then the oldest request, so a family that queues a hundred imports has them run one
+     * between each other family's, never all before theirs.
+     */
     async claim(leaseMs: number): Promise<ClaimedImport | null> {
       const [row] = await db.$queryRaw<{ id: string; family_id: string; lease_expires_at: Date }[]>`
-        UPDATE imports SET lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+        UPDATE imports SET claimed_at = now(), lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
          WHERE id = (
-           SELECT id FROM imports
-            WHERE status = 'importing' AND (lease_expires_at IS NULL OR lease_expires_at < now())
-            ORDER BY publish_requested_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+           SELECT i.id FROM imports i
+            WHERE i.status = 'importing' AND (i.lease_expires_at IS NULL OR i.lease_expires_at < now())
+            ORDER BY (SELECT max(o.claimed_at) FROM imports o WHERE o.family_id = i.family_id) ASC NULLS FIRST, i.publish_requested_at, i.id
+            LIMIT 1 FOR UPDATE OF i SKIP LOCKED)
         RETURNING id, family_id, lease_expires_at`;
       return row ? { id: row.id, familyId: row.family_id, lease: row.lease_expires_at } : null;
     },
