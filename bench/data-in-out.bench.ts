@@ -45,7 +45,19 @@ try {
     }
   };
   const figures: BenchFigure[] = [];
+  /** Waits until the work a step leaves behind (account syncs, the recurring scan) is done: each step is timed alone. */
+  const quiet = async () => {
+    const deadline = performance.now() + 600_000;
+    for (;;) {
+      const open = await db.sync.count({ where: { status: { in: ["pending", "syncing"] } } });
+      const scans = await db.recurringScan.count();
+      if (open === 0 && scans === 0) return;
+      if (performance.now() > deadline) throw new Error(`background work still open after 10 minutes (${open} syncs, ${scans} scans)`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
 
+  await quiet();
   // 1. A bank's CSV of 10,000 rows into a new account of the large family.
   const account = await call("POST", "/api/v1/accounts", {
     account: { name: "Imported checking", account_type: "depository", balance: "5000", opening_balance_date: "2024-01-01" },
@@ -79,6 +91,7 @@ try {
     goal: { text: "< 5000 ms", met: importMs < 5000 },
   });
 
+  await quiet();
   // 2. A Sure NDJSON export of 100,000 lines (one account, its transactions) as an import session.
   const sourceAccount = randomUUID();
   const ndjson = [
@@ -141,6 +154,7 @@ try {
     goal: { text: "< 30000 ms", met: sessionMs < 30_000 },
   });
 
+  await quiet();
   // 3. The export, against reading the same transactions in keyset batches.
   started = performance.now();
   let read = 0;
@@ -199,6 +213,7 @@ try {
     goal: { text: "< 300 MB", met: alone.peakRss < 300 * 1024 * 1024 },
   });
 
+  await quiet();
   // 4. The reset of the whole family.
   started = performance.now();
   await call("GET", "/api/v1/users/reset/status");
@@ -225,7 +240,7 @@ try {
   await saveSection({
     id: "data-in-out",
     title: "Data in and out: CSV import, NDJSON import session, family export, family reset on the large family",
-    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed), the whole system in this process, through the gateway with a bearer token. Each figure is timed from the request to the state the API reports (import or session complete, export completed, reset status complete).`,
+    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed), the whole system in this process, through the gateway with a bearer token. Each figure is timed from the request to the state the API reports (import or session complete, export completed, reset status complete), once the work the step before left behind (account syncs, the recurring scan) is done.`,
     figures,
   });
   if (figures.some((figure) => figure.goal && !figure.goal.met)) process.exitCode = 1;
