@@ -76,7 +76,10 @@ export function createFamilyExportRepository(db: FinanceDb) {
       return row?.lease_expires_at ?? null;
     },
 
-    appendChunk: (exportId: string, seq: number, data: Uint8Array<ArrayBuffer>) => db.familyExportChunk.create({ data: { exportId, seq, data } }),
+    /** One slice of the archive (a plain INSERT: Prisma's create took twice as long for a 1 MiB bytea). */
+    appendChunk: async (exportId: string, seq: number, data: Uint8Array<ArrayBuffer>): Promise<void> => {
+      await db.$executeRaw`INSERT INTO family_export_chunks (export_id, seq, data) VALUES (${exportId}::uuid, ${seq}, ${Buffer.from(data.buffer, data.byteOffset, data.byteLength)})`;
+    },
 
     /** Completed, only while still held: a worker that lost its hold cannot complete someone else's build. */
     async complete(claim: ClaimedExport, byteSize: number, rowCounts: Prisma.InputJsonValue): Promise<boolean> {
