@@ -259,6 +259,9 @@ interface App {
 }
 const apps: App[] = [];
 
+/** Variables Node.js itself reads at start (the app's flags: packages/dev-tools/src/start/app-node-flags.ts), not the app's config. */
+const READ_BY_NODE = ["NODE_OPTIONS"];
+
 for (const [name, service] of Object.entries(services)) {
   const build = typeof service["build"] === "string" ? { context: service["build"] } : service["build"];
   if (!isObj(build)) continue;
@@ -279,7 +282,7 @@ for (const [name, service] of Object.entries(services)) {
 
   const env = variablesOf(service["environment"]);
   const keys = Object.keys(known.schema.shape);
-  for (const key of Object.keys(env).filter((k) => !keys.includes(k))) {
+  for (const key of Object.keys(env).filter((k) => !keys.includes(k) && !READ_BY_NODE.includes(k))) {
     const near = keys.filter((k) => editDistance(k, key) <= 3).sort((a, b) => editDistance(a, key) - editDistance(b, key))[0];
     problem(envAt(key), `${name} sets ${key}, which apps/${app} does not read (not a key of ${known.name})${near ? `; did you mean ${near}?` : ""}`);
   }

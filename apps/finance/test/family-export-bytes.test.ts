@@ -62,7 +62,9 @@ describe("COPY queries' literals", () => {
   it("writes each value in as a literal, strings quoted by the connection's escaper", () => {
     const family = "0f0e0d0c-0000-4000-8000-000000000001";
     const query = Prisma.sql`SELECT ${"it's"} AS a, ${42} AS b, ${true} AS c, ${null} AS d FROM t WHERE f = ${family}::uuid`;
-    expect(inlineSql(query, quote)).toBe(`SELECT 'it''s' AS a, 42 AS b, TRUE AS c, NULL AS d FROM t WHERE f = '${family}'::uuid`);
+    expect(inlineSql(query, quote)).toBe(`SELECT 'it''s' AS a, (42) AS b, TRUE AS c, NULL AS d FROM t WHERE f = '${family}'::uuid`);
+    // A negative number after a minus sign stays an expression, not the start of a comment.
+    expect(inlineSql(Prisma.sql`SELECT 1-${-5}`, quote)).toBe("SELECT 1-(-5)");
   });
 
   it("refuses a value it cannot write as a literal, rather than guessing", () => {

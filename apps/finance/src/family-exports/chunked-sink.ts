@@ -5,31 +5,21 @@ export const CHUNK_BYTES = 1024 * 1024;
 
 /**
  * A Writable that cuts what it is given into slices of `CHUNK_BYTES` and hands each to `store`
- * in order, one at a time. The archive goes on being written while a slice is stored (at most one
- * store in flight: a second full slice waits for it), so storing does not stall the export, and at
- * most two slices are held in memory.
+ * in order, waiting for it (backpressure: the archive is produced only as fast as slices are
+ * stored), so at most one slice is held in memory, and when the export fails no store is still
+ * running behind it (a slice written after the export was failed, or a lease renewed after it).
  */
 export function chunkedSink(store: (seq: number, slice: Uint8Array<ArrayBuffer>) => Promise<void>): Writable {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let seq = 0;
-  let storing: Promise<void> = Promise.resolve();
-
-  /** Waits for the slice being stored, then starts storing `slice` (rejecting with the first store that failed). */
-  async function handOver(slice: Uint8Array<ArrayBuffer>): Promise<void> {
-    await storing;
-    storing = store(seq++, slice);
-    // Its failure is seen by the next handOver or by final, not left unhandled meanwhile.
-    storing.catch(() => undefined);
-  }
-
   /** Hands over every whole slice of what is pending (or everything, at the end). */
   async function flush(all: boolean): Promise<void> {
     const whole = Buffer.concat(pending, pendingBytes);
     let offset = 0;
     while (whole.length - offset >= (all ? 1 : CHUNK_BYTES)) {
       const slice = new Uint8Array(whole.subarray(offset, offset + CHUNK_BYTES));
-      await handOver(slice);
+      await store(seq++, slice);
       offset += slice.length;
     }
     pending = offset < whole.length ? [whole.subarray(offset)] : [];
@@ -44,9 +34,7 @@ export function chunkedSink(store: (seq: number, slice: Uint8Array<ArrayBuffer>)
       flush(false).then(() => callback(), callback);
     },
     final(callback) {
-      flush(true)
-        .then(() => storing)
-        .then(() => callback(), callback);
+      flush(true).then(() => callback(), callback);
     },
   });
 }

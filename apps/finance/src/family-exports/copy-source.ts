@@ -20,8 +20,9 @@ const COPY_OPTIONS: Record<CopyFormat, string> = {
 function literalOf(value: unknown, quote: (text: string) => string): string {
   if (value === null) return "NULL";
   if (typeof value === "string") return quote(value);
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  // Numbers in parentheses: a negative one after a minus sign would otherwise start a comment (--).
+  if (typeof value === "bigint") return `(${value.toString()})`;
+  if (typeof value === "number" && Number.isFinite(value)) return `(${String(value)})`;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   throw new TypeError(`a ${typeof value} cannot be written into a COPY query`);
 }
@@ -75,9 +76,16 @@ export async function openCopySource(pool: pg.Pool, snapshot: string, options: C
   return {
     async *rows(part, query, format) {
       const stream = copyTo(`COPY (${inlineSql(query, quote)}) TO STDOUT WITH (${COPY_OPTIONS[format]})`);
-      // The row count arrives with the command's completion, after the last row: waited for.
+      // The row count arrives with the command's completion, after the last row: waited for. An
+      // error (or the connection ending) settles the wait too, else it could wait forever.
+      const submitted = stream as unknown as { handleReadyForQuery: () => void; handleError: (error: Error) => void };
+      const reportError = submitted.handleError.bind(submitted);
       const completed = new Promise<void>((resolve) => {
-        (stream as unknown as { handleReadyForQuery: () => void }).handleReadyForQuery = resolve;
+        submitted.handleReadyForQuery = resolve;
+        submitted.handleError = (error) => {
+          resolve();
+          reportError(error);
+        };
       });
       client.query(stream);
       for await (const chunk of stream) {

@@ -76,6 +76,8 @@ export async function writeFamilyExport(
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SET TRANSACTION READ ONLY`;
+      // It waits idle through the COPYs (the rules are read last): no server-wide idle timeout may end it.
+      await tx.$executeRaw`SET LOCAL idle_in_transaction_session_timeout = 0`;
       const [exported] = await tx.$queryRaw<{ snapshot: string }[]>`SELECT pg_export_snapshot() AS snapshot`;
       const copy = await openCopySource(pgPoolOf(db), exported!.snapshot, { timeoutMs, onRead: opts.onRead });
       let failed = true;
