@@ -647,7 +647,9 @@ describe("recurring detection: the cleaner (cleaner.rb)", () => {
     await finance.db.merchant.delete({ where: { id: f.amazon.id } });
     // The merchant's row went with it (foreign key, cascade); the account is only marked, so the scan removes its row.
     expect(await finance.db.recurringTransaction.count({ where: { id: ofAmazon.id } })).toBe(0);
-    expect((await f.scan()).removed).toBe(1);
+    // The service's own recurring worker may scan the family first (it is poked by the writes
+    // above): then it removed the row and this scan finds none. Either way the row is gone.
+    expect((await f.scan()).removed).toBeLessThanOrEqual(1);
     const ids = (await finance.db.recurringTransaction.findMany({ where: { familyId: f.familyId } })).map((row) => row.id);
     expect(ids).toEqual([kept.id]);
     expect(ids).not.toContain(onCard.id);
