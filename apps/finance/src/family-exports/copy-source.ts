@@ -66,6 +66,8 @@ export async function openCopySource(pool: pg.Pool, snapshot: string, options: C
     await client.query(`SET TRANSACTION SNAPSHOT ${client.escapeLiteral(snapshot)}`);
     // Each query reads a whole file's rows once: compiling it (JIT) costs more than it saves.
     await client.query("SET LOCAL jit = off");
+    // Dates are written as date::text: ISO ("2026-03-05") whatever the server's default DateStyle.
+    await client.query("SET LOCAL DateStyle = 'ISO, YMD'");
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
   } catch (error) {
     client.release(true);

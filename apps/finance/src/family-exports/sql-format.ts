@@ -49,9 +49,6 @@ export const jsonTimeSql = (at: Prisma.Sql): Prisma.Sql => Prisma.sql`to_char(${
 /** A timestamp as Time#iso8601 writes it in Sure's UTC zone: whole seconds, "Z". */
 export const csvTimeSql = (at: Prisma.Sql): Prisma.Sql => Prisma.sql`to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
-/** A date as ISO 8601 ("2026-03-05"), whatever the session's DateStyle. */
-export const dateSql = (day: Prisma.Sql): Prisma.Sql => Prisma.sql`to_char(${day}, 'YYYY-MM-DD')`;
-
 /** Sure's Accountable class name of an account type ("credit_card" → "CreditCard"). */
 export const accountableTypeSql = (accountType: Prisma.Sql): Prisma.Sql => Prisma.sql`(${JSON.stringify(ACCOUNTABLE_TYPES)}::jsonb ->> ${accountType}::text)`;
 
