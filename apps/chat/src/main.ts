@@ -1,5 +1,6 @@
-import { runService } from "@hearth/service-kit";
+import { createServiceClient, runService } from "@hearth/service-kit";
 import { createChatService } from "./app";
+import { providersOf } from "./assistant/providers-of-config";
 import { ChatEnvSchema } from "./config";
 import { MIGRATIONS_DIR, createChatDb } from "./db";
 
@@ -8,5 +9,12 @@ await runService({
   envSchema: ChatEnvSchema,
   migrationsDir: MIGRATIONS_DIR,
   createDb: createChatDb,
-  createParts: ({ config, db, log }) => createChatService({ db, log, internalAuthSecret: config.INTERNAL_AUTH_SECRET }),
+  createParts: ({ config, db, log }) =>
+    createChatService({
+      db,
+      log,
+      internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+      finance: createServiceClient({ service: "finance", url: config.FINANCE_URL, caller: "chat", internalAuthSecret: config.INTERNAL_AUTH_SECRET }),
+      assistant: { providers: providersOf(config), replyTimeoutMs: config.ASSISTANT_REPLY_TIMEOUT_SECONDS * 1000 },
+    }),
 });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatCollectionSchema, ChatDetailSchema, type Actor } from "@hearth/contracts";
-import { contextOf, expectAppError, newActor, startChat, type RunningChat } from "./support";
+import { NO_ANSWERS, contextOf, expectAppError, newActor, startChat, type RunningChat } from "./support";
 
 let chat: RunningChat;
 
 beforeAll(async () => {
-  chat = await startChat();
+  chat = await startChat(NO_ANSWERS);
 });
 afterAll(async () => chat?.stop());
 
@@ -17,13 +17,19 @@ const as = (actor: Actor) => ({
 describe("chat: creating", () => {
   it("creates a chat and its first message for the user and family of the signed context", async () => {
     const alice = newActor();
-    const created = await as(alice).create({ title: " Budget help ", message: "How much did I spend?", model: "gpt-4.1" });
+    const created = await as(alice).create({ title: " Budget help ", message: "How much did I spend?", model: "hearth-builtin" });
     expect(created).toMatchObject({ title: "Budget help", error: null, pagination: null });
     expect(created.messages).toEqual([
-      expect.objectContaining({ type: "user_message", role: "user", content: "How much did I spend?", model: "gpt-4.1", tool_calls: null }),
+      expect.objectContaining({ type: "user_message", role: "user", content: "How much did I spend?", model: "hearth-builtin", tool_calls: null }),
     ]);
     expect(await chat.db.chat.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({ familyId: alice.familyId, userId: alice.userId });
-    expect(await chat.db.chatMessage.findFirstOrThrow({ where: { chatId: created.id } })).toMatchObject({ aiResponseStatus: "pending" });
+    // The question and, hidden until it has text, the placeholder that queues its answer.
+    const stored = await chat.db.chatMessage.findMany({ where: { chatId: created.id }, orderBy: { createdAt: "asc" } });
+    expect(stored).toMatchObject([
+      { kind: "user_message", aiResponseStatus: "pending" },
+      { kind: "assistant_message", aiResponseStatus: "pending", content: "", replyToId: stored[0]?.id, model: "hearth-builtin" },
+    ]);
+    expect(stored[1]?.askedBy).toEqual({ actor: alice, requestId: expect.any(String) });
   });
 
   it("answers validation_failed for a blank or too long title or a blank message, and stores nothing", async () => {

@@ -1,13 +1,35 @@
+import { createServiceClient } from "@hearth/service-kit";
 import { startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
-import { createChatService } from "../src/app";
+import { createChatService, type ChatDeps } from "../src/app";
 import { MIGRATIONS_DIR, createChatDb, type ChatDb } from "../src/db";
 
 export { contextOf, expectAppError, newActor } from "@hearth/test-kit";
 
 export type RunningChat = ServiceUnderTest<ChatDb, ReturnType<typeof createChatService>>;
 
+/**
+ * Chat on its own: its finance is an address nothing listens on (port 9, discard), so an answer
+ * that needs the family's data fails as it would with finance down. Tests of whole answers run
+ * the real finance (system tests, assistant-tools.test.ts).
+ */
+export function createChatAlone(deps: Omit<ChatDeps, "finance">, assistant?: ChatDeps["assistant"]) {
+  const finance = createServiceClient({
+    service: "finance",
+    url: "http://127.0.0.1:9",
+    caller: "chat",
+    internalAuthSecret: deps.internalAuthSecret,
+    timeoutMs: 2000,
+  });
+  return createChatService({ ...deps, finance, ...(assistant && { assistant }) });
+}
+
 /** How the kit builds chat. */
-export const chatUnderTest = { service: "chat", migrationsDir: MIGRATIONS_DIR, createDb: createChatDb, create: createChatService } as const;
+export const chatUnderTest = {
+  service: "chat",
+  migrationsDir: MIGRATIONS_DIR,
+  createDb: createChatDb,
+  create: (deps: Omit<ChatDeps, "finance">) => createChatAlone(deps),
+} as const;
 
 /** What the kit's shared health and internal-auth suites call on chat. */
 export const chatBasics: ServiceBasics<ChatDb, RunningChat["parts"]> = {
@@ -24,7 +46,10 @@ export const chatBasics: ServiceBasics<ChatDb, RunningChat["parts"]> = {
   countRows: (db) => db.chat.count(),
 };
 
-/** The chat service on a fresh, migrated database, listening on a free port. */
-export function startChat(): Promise<RunningChat> {
-  return startServiceUnderTest(chatUnderTest);
+/** The chat service on a fresh, migrated database, listening on a free port (`assistant` e.g. to hold answers back). */
+export function startChat(assistant?: ChatDeps["assistant"]): Promise<RunningChat> {
+  return startServiceUnderTest({ ...chatUnderTest, create: (deps: Omit<ChatDeps, "finance">) => createChatAlone(deps, assistant) });
 }
+
+/** A worker that takes no answer: questions stay pending, for tests of what is stored. */
+export const NO_ANSWERS: ChatDeps["assistant"] = { worker: { concurrency: 0 } };

@@ -47,6 +47,8 @@ import { createTransferMatcher } from "./transfers/transfer-matcher";
 import { createTransferRepository } from "./transfers/transfer-repository";
 import { createHoldingHandlers } from "./holdings/holding-handlers";
 import { createHoldingRepository } from "./holdings/holding-repository";
+import { createIncomeStatementRepository } from "./insights/income-statement-repository";
+import { createInsightsHandlers } from "./insights/insights-handlers";
 import { createSecurityHandlers } from "./securities/security-handlers";
 import { createSecurityPriceRepository } from "./securities/security-price-repository";
 import { createSecurityRepository } from "./securities/security-repository";
@@ -129,6 +131,7 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
       ...createFamilyDataHandlers(createFamilyDataRepository(db), deps.familyPurge),
       ...createFamilyExportChunkHandler(familyExports),
+      ...createInsightsHandlers(createIncomeStatementRepository(db), familyCurrency),
     },
   );
   const server = createServiceServer({

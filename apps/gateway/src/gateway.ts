@@ -95,6 +95,7 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     authenticate,
+    aiEnabledOf: identity.repositories.users.aiEnabledOf,
     local,
     services,
     patientServices,

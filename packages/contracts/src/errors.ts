@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   invalid_or_expired_code: { status: 401, message: "Authorization code is invalid or expired" },
   insufficient_scope: { status: 403, message: "This action requires the 'read_write' scope" },
   forbidden: { status: 403, message: "You are not allowed to perform this action" },
+  feature_disabled: { status: 403, message: "AI features are not enabled for this user" },
   record_not_found: { status: 404, message: "The requested resource was not found" },
   not_found: { status: 404, message: "No such route" },
   conflict: { status: 409, message: "The request conflicts with the current state" },

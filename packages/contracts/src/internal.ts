@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { AuditEventSchema } from "./events/audit-events";
+import { GetIncomeStatementArgsSchema, GetIncomeStatementResultSchema } from "./resources/assistant-tools";
 import { FamilyExportChunkInputSchema, FamilyExportChunkSchema } from "./resources/family-exports";
 import { FamilyDataCountsInputSchema, FamilyDataCountsSchema, FamilyPurgeInputSchema, FamilyPurgeResultSchema } from "./resources/family-reset";
 import { LedgerImportResultSchema, LedgerImportSchema } from "./resources/ledger-import";
+import { MessageProgressInputSchema, MessageProgressSchema } from "./resources/chats";
 
 export * from "./resources/ledger-import";
 
@@ -44,7 +46,13 @@ export const internalProcedures = {
     ...familyDataProcedures,
     /** One slice of a completed export's ZIP, for the gateway's signed download URL (the signature carries the family). */
     "familyExports.chunk": { actor: "none", input: FamilyExportChunkInputSchema, output: FamilyExportChunkSchema },
+    /** The actor's family's income and spending over a period by category, merchant or tag (the assistant's get_income_statement). */
+    "insights.incomeStatement": { actor: "required", input: GetIncomeStatementArgsSchema, output: GetIncomeStatementResultSchema },
   },
-  chat: familyDataProcedures,
+  chat: {
+    ...familyDataProcedures,
+    /** What is new in an answer, for the gateway's stream of it (GET /api/v1/chats/:chat_id/messages/:id/stream). */
+    "messages.progress": { actor: "required", input: MessageProgressInputSchema, output: MessageProgressSchema },
+  },
   notifications: familyDataProcedures,
 } as const;

@@ -113,10 +113,17 @@ function pageNumber(fallback: number, clampTo: number) {
  * page/per_page query parameters as Sure reads them: page defaults to 1; per_page defaults to 25,
  * above 100 becomes 100, and 0 or a word becomes 25. Numbers out of range are a 400 (pageNumber).
  */
-export const PageQuerySchema = z.object({
-  page: pageNumber(1, MAX_PAGE).describe("Page number (default: 1)").meta({ type: "integer", minimum: 1, maximum: MAX_PAGE }),
-  per_page: pageNumber(DEFAULT_PER_PAGE, MAX_PER_PAGE).describe("Items per page (default: 25, max: 100)").meta({ type: "integer", minimum: 1 }),
-});
+export const PageQuerySchema = pageQueryOf(DEFAULT_PER_PAGE);
+
+/** page/per_page as PageQuerySchema reads them, with another default page size (Sure's chat shows 50 messages a page). */
+export function pageQueryOf(defaultPerPage: number) {
+  return z.object({
+    page: pageNumber(1, MAX_PAGE).describe("Page number (default: 1)").meta({ type: "integer", minimum: 1, maximum: MAX_PAGE }),
+    per_page: pageNumber(defaultPerPage, MAX_PER_PAGE)
+      .describe(`Items per page (default: ${defaultPerPage}, max: ${MAX_PER_PAGE})`)
+      .meta({ type: "integer", minimum: 1 }),
+  });
+}
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 
 /** The rows of a page, as Prisma's skip/take. */

@@ -14,3 +14,6 @@ export const BEARER_WRITE = { auth: "bearer", scope: "read_write" } as const;
 /** Family administration (members, invitations, SSO providers): an admin's bearer token. */
 export const ADMIN_READ = { auth: "bearer", scope: "read", role: "admin" } as const;
 export const ADMIN_WRITE = { auth: "bearer", scope: "read_write", role: "admin" } as const;
+/** The AI assistant's routes: as READ/WRITE, for users who turned AI on (Sure's require_ai_enabled). */
+export const AI_READ = { ...READ, ai: true } as const;
+export const AI_WRITE = { ...WRITE, ai: true } as const;

@@ -61,3 +61,4 @@ export {
   type OutboundResponse,
 } from "./net/outbound-http";
 export { classifyAddress, refusalOf, addressRefusal, type AddressClass } from "./net/address-classes";
+export { createPollingLoop, type PollingLoop } from "./workers/polling-loop";

@@ -11,7 +11,18 @@ import { MIGRATIONS_DIR as GATEWAY_MIGRATIONS, createIdentityDb } from "@hearth/
 import { createGateway } from "@hearth/gateway/gateway";
 import { createNotificationsService } from "@hearth/notifications/app";
 import { MIGRATIONS_DIR as NOTIFICATIONS_MIGRATIONS, createNotificationsDb } from "@hearth/notifications/db";
-import { KafkaTopicEnvSchema, createLogger, kafkaTopicSettingsOf, listen, loadConfig, type LogDestination, type RunningServer } from "@hearth/service-kit";
+import {
+  KafkaTopicEnvSchema,
+  createLogger,
+  createServiceClient,
+  kafkaTopicSettingsOf,
+  listen,
+  loadConfig,
+  type LogDestination,
+  type RunningServer,
+  type ServiceCall,
+} from "@hearth/service-kit";
+import type { AssistantOptions } from "@hearth/chat/app";
 import { applyMigrations } from "@hearth/service-kit/migrations";
 import { createFreshDatabases } from "@hearth/test-kit";
 import { startGroupAtEnd } from "./consumer-group-at-end";
@@ -33,6 +44,8 @@ export interface StartSystemOptions {
   logDestination?: LogDestination;
   /** Serve finance's internal bulk import (the benchmarks seed through it). */
   ledgerImport?: boolean;
+  /** The assistant's model providers and timings (default: the built-in assistant alone). */
+  assistant?: AssistantOptions;
 }
 
 interface Parts {
@@ -100,6 +113,10 @@ export async function startSystem(options: StartSystemOptions) {
   // A group of the test's own, starting at the topics' end (one a test names keeps its offsets).
   const auditGroupId = options.auditConsumerGroupId ?? `hearth-audit-test-${randomBytes(4).toString("hex")}`;
   if (options.kafkaBrokers && !options.auditConsumerGroupId) await startGroupAtEnd(options.kafkaBrokers, auditGroupId);
+  // The assistant's tools call finance, whose address is known once it listens (it starts first).
+  let financeClient: ServiceCall | undefined;
+  const financeForChat: ServiceCall = (...call) =>
+    (financeClient ??= createServiceClient({ service: "finance", url: services.finance.url, caller: "chat", internalAuthSecret }))(...call);
   const services = {
     finance: new ServiceHandle(
       "finance",
@@ -112,7 +129,10 @@ export async function startSystem(options: StartSystemOptions) {
         providerConnections: { allowPrivateHosts: true },
       }),
     ),
-    chat: new ServiceHandle("chat", createChatService({ db: db.chat, log, internalAuthSecret })),
+    chat: new ServiceHandle(
+      "chat",
+      createChatService({ db: db.chat, log, internalAuthSecret, finance: financeForChat, ...(options.assistant && { assistant: options.assistant }) }),
+    ),
     notifications: new ServiceHandle("notifications", createNotificationsService({ db: db.notifications, log, internalAuthSecret })),
     audit: new ServiceHandle(
       "audit",

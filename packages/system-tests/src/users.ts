@@ -23,12 +23,20 @@ function expectStatus(what: string, actual: number, expected: number, body: unkn
   if (actual !== expected) throw new Error(`${what}: expected ${expected}, got ${actual}: ${JSON.stringify(body)}`);
 }
 
-/** Signs up a new user (and so a new family, of which they are admin) and gives them both kinds of API key. */
-export async function signUpUser(api: ApiClient, label = "user"): Promise<TestUser> {
+/**
+ * Signs up a new user (and so a new family, of which they are admin) and gives them both kinds of
+ * API key. `ai: true` also turns AI on for them (the chat routes answer only such users); it costs
+ * one more bearer request, which rate-limit tests count.
+ */
+export async function signUpUser(api: ApiClient, label = "user", options: { ai?: boolean } = {}): Promise<TestUser> {
   const email = `${label}-${randomBytes(4).toString("hex")}@example.com`;
   const signup = await api.post("/api/v1/auth/signup", { user: { email, password: TEST_PASSWORD, first_name: "Test", last_name: label }, device: DEVICE });
   expectStatus("signup", signup.status, 201, signup.body);
   const token = signup.body.access_token as string;
+  if (options.ai) {
+    const enabled = await api.patch("/api/v1/auth/enable_ai", undefined, { token });
+    expectStatus("enable AI", enabled.status, 200, enabled.body);
+  }
   const keyOf = async (scope: "read" | "read_write") => {
     const created = await api.post("/api/v1/api_keys", { api_key: { name: `${scope} key`, scopes: [scope] } }, { token });
     expectStatus("create api key", created.status, 201, created.body);

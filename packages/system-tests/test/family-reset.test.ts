@@ -114,7 +114,7 @@ async function syncsSettled(): Promise<void> {
 
 describe("DELETE /api/v1/users/reset", () => {
   it("needs the admin role and write scope ('reset requires admin', 'reset requires read_write scope')", async () => {
-    const admin = await signUpUser(api, "reset-access");
+    const admin = await signUpUser(api, "reset-access", { ai: true });
     const member = await inviteMember(admin);
     const asMember = await api.delete("/api/v1/users/reset", { token: member.accessToken });
     expect(asMember.status).toBe(403);
@@ -128,8 +128,8 @@ describe("DELETE /api/v1/users/reset", () => {
   });
 
   it("queues the reset at once and removes the family's financial data in every service, nobody else's ('reset enqueues the job')", async () => {
-    const user = await signUpUser(api, "resetter");
-    const neighbour = await signUpUser(api, "neighbour");
+    const user = await signUpUser(api, "resetter", { ai: true });
+    const neighbour = await signUpUser(api, "neighbour", { ai: true });
     await seedFamily(user);
     await seedFamily(neighbour);
     await api.patch("/api/v1/family_settings", { family_settings: { currency: "EUR" } }, { apiKey: user.writeKey });
@@ -171,7 +171,7 @@ describe("DELETE /api/v1/users/reset", () => {
   });
 
   it("resumes where it stopped after a service outage or a gateway that died midway (never half-done for good)", async () => {
-    const user = await signUpUser(api, "interrupted");
+    const user = await signUpUser(api, "interrupted", { ai: true });
     await seedFamily(user);
     // Finance is down when the reset is asked for: the step fails, the purge waits to be retried.
     await system.services.finance.stop();
@@ -206,9 +206,9 @@ describe("DELETE /api/v1/users/reset", () => {
 
 describe("deleting a family's last member", () => {
   it("purges everything the family had in every service: no row of it remains anywhere", async () => {
-    const keeper = await signUpUser(api, "keeper");
+    const keeper = await signUpUser(api, "keeper", { ai: true });
     await seedFamily(keeper);
-    const lonely = await signUpUser(api, "lonely");
+    const lonely = await signUpUser(api, "lonely", { ai: true });
     const { familyId } = await system.db.gateway.membership.findUniqueOrThrow({ where: { userId: lonely.id } });
     await syncsSettled();
     const baseline = await rowsOf(familyId);

@@ -12,7 +12,7 @@ let alice: TestUser;
 beforeAll(async () => {
   system = await startSystem({ adminUrl: testPostgresAdminUrl() });
   api = apiClient(system.url);
-  alice = await signUpUser(api, "bad-input");
+  alice = await signUpUser(api, "bad-input", { ai: true });
 });
 afterAll(async () => system?.stop());
 

@@ -10,3 +10,4 @@ export { describeServiceHealth } from "./service-suite/describe-service-health";
 export { describeInternalAuth } from "./service-suite/describe-internal-auth";
 export type { ServiceBasics } from "./service-suite/service-basics";
 export type { ProcedureCase } from "./service-suite/procedure-case";
+export * from "./chat-completions-server";

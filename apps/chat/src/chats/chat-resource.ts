@@ -1,11 +1,13 @@
-import type { ChatDetail, ChatSummary, Message } from "@hearth/contracts";
-import type { Chat as ChatRow, ChatMessage as ChatMessageRow } from "../generated/prisma/client";
+import { paginationOf, type ChatDetail, type ChatSummary, type Message, type MessageResponse, type PageQuery } from "@hearth/contracts";
+import type { Chat as ChatRow, ChatMessage as ChatMessageRow, ToolCall as ToolCallRow } from "../generated/prisma/client";
 
 /** The list's per-chat figures, computed by the repository in the same round of queries. */
 export interface ChatStats {
   messageCount: number;
   lastMessageAt: Date | null;
 }
+
+type MessageRow = ChatMessageRow & { toolCalls?: ToolCallRow[] };
 
 function toChatResource(row: ChatRow) {
   return { id: row.id, title: row.title, error: row.error, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
@@ -15,7 +17,18 @@ export function toChatSummary(row: ChatRow, stats: ChatStats): ChatSummary {
   return { ...toChatResource(row), message_count: stats.messageCount, last_message_at: stats.lastMessageAt?.toISOString() ?? null };
 }
 
-export function toMessageResource(row: ChatMessageRow): Message {
+/** A stored tool call as the API shows it (Sure's ToolCall). */
+export function toToolCall(row: ToolCallRow) {
+  return {
+    id: row.id,
+    function_name: row.functionName,
+    function_arguments: row.functionArguments as Record<string, unknown>,
+    function_result: row.functionResult as Record<string, unknown> | null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function toMessageResource(row: MessageRow): Message {
   return {
     id: row.id,
     type: row.kind,
@@ -24,12 +37,32 @@ export function toMessageResource(row: ChatMessageRow): Message {
     model: row.model,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-    // Tool calls are not stored yet (they come with the assistant, a later issue).
-    tool_calls: null,
+    // As Sure: an assistant message lists the tools it called; a user message has none.
+    tool_calls: row.kind === "assistant_message" && row.toolCalls && row.toolCalls.length > 0 ? row.toolCalls.map(toToolCall) : null,
   };
 }
 
-/** A chat with all its messages; they are never paged here, hence `pagination: null`. */
-export function toChatDetail(row: ChatRow & { messages: ChatMessageRow[] }): ChatDetail {
-  return { ...toChatResource(row), messages: row.messages.map(toMessageResource), pagination: null };
+/** What the answer to a user's message is doing, in words (Sure says "AI response is being generated" while pending). */
+function responseMessageOf(status: ChatMessageRow["aiResponseStatus"], chatError: string | null): string | null {
+  if (status === "pending") return "AI response is being generated";
+  if (status === "failed") return chatError ?? "The assistant could not answer";
+  return null;
+}
+
+export function toMessageResponse(row: MessageRow, chatError: string | null = null): MessageResponse {
+  return {
+    ...toMessageResource(row),
+    chat_id: row.chatId,
+    ai_response_status: row.aiResponseStatus,
+    ai_response_message: row.kind === "user_message" ? responseMessageOf(row.aiResponseStatus, chatError) : null,
+  };
+}
+
+/** A chat with a page of its messages; `page` absent means all of them were given (a new chat). */
+export function toChatDetail(row: ChatRow, messages: MessageRow[], page?: { query: PageQuery; totalCount: number }): ChatDetail {
+  return {
+    ...toChatResource(row),
+    messages: messages.map(toMessageResource),
+    pagination: page ? paginationOf(page.query, page.totalCount) : null,
+  };
 }

@@ -9,7 +9,7 @@ const STEP_BUDGET_MS = 3_000;
  * chat's part of a family purge and of the reset status: a family's chats (with their messages)
  * hold its financial figures, so both a reset and a deleted family remove them.
  */
-export function createFamilyDataHandlers(data: FamilyDataRepository): InternalHandlers<"chat"> {
+export function createFamilyDataHandlers(data: FamilyDataRepository): Pick<InternalHandlers<"chat">, "familyData.purge" | "familyData.counts"> {
   return {
     "familyData.purge": async ({ input }) => {
       const deadline = Date.now() + STEP_BUDGET_MS;

@@ -1,6 +1,6 @@
 import type { Logger } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
-import { createPollingLoop } from "../workers/polling-loop";
+import { createPollingLoop } from "@hearth/service-kit";
 import { chunkedSink } from "./chunked-sink";
 import { writeFamilyExport } from "./export-archive";
 import type { ClaimedExport, FamilyExportRepository } from "./family-export-repository";

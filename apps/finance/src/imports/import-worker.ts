@@ -1,6 +1,6 @@
 import type { Logger } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
-import { createPollingLoop } from "../workers/polling-loop";
+import { createPollingLoop } from "@hearth/service-kit";
 import type { ClaimedImport, ImportRepository } from "./import-repository";
 import { PublishError } from "./publish/publish-error";
 import { publisherOf } from "./publish/publishers";

@@ -1,6 +1,6 @@
 import type { Logger } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
-import { createPollingLoop, type PollingLoop } from "../workers/polling-loop";
+import { createPollingLoop, type PollingLoop } from "@hearth/service-kit";
 import { ProviderSyncLeaseLost, writeBridgeAnswer } from "./provider-ledger-queries";
 import { ProviderSyncFailure } from "./provider-sync-failure";
 import type { ClaimedProviderSync, ProviderSyncQueries } from "./provider-sync-queries";

@@ -1,5 +1,5 @@
 import type { Logger } from "@hearth/service-kit";
-import { createPollingLoop } from "../workers/polling-loop";
+import { createPollingLoop } from "@hearth/service-kit";
 import type { ClaimedScan, RecurringScanQueue } from "./recurring-scan-queue";
 
 export interface RecurringScanOptions {

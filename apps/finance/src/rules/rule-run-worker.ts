@@ -1,6 +1,6 @@
 import type { Logger } from "@hearth/service-kit";
 import type { SyncSignal } from "../syncs/sync-signal";
-import { createPollingLoop } from "../workers/polling-loop";
+import { createPollingLoop } from "@hearth/service-kit";
 import { RuleDefinitionError } from "./rule-definition";
 import type { ClaimedRuleRun, RuleRunQueue } from "./rule-run-queue";
 

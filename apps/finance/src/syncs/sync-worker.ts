@@ -3,7 +3,7 @@ import type { AccountRepository } from "../accounts/account-repository";
 import { MissingExchangeRate } from "../exchange-rates/rate-book";
 import { addDays, todayIso } from "../ledger/dates";
 import { MATCH_WINDOW_DAYS, type TransferMatcher } from "../transfers/transfer-matcher";
-import { createPollingLoop } from "../workers/polling-loop";
+import { createPollingLoop } from "@hearth/service-kit";
 import type { ClaimedSync, SyncOutcome, SyncQueueQueries } from "./sync-queue-queries";
 import type { SyncSignal } from "./sync-signal";
 

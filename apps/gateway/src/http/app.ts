@@ -10,6 +10,7 @@ import { requestId } from "./request-id";
 import { bindRoutes, takesUpload, uploadRouteOf, type RouteBindingDeps } from "./route-binding";
 import { mountDocs } from "./docs";
 import { mountExportFile } from "./export-file";
+import { mountMessageStream } from "./message-stream";
 import type { DownloadLinks } from "../family-data/export-download-links";
 import { loggableUrl } from "./log-url";
 import { mountMetrics } from "./metrics";
@@ -72,6 +73,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   });
   mountDocs(app);
   mountExportFile(app, deps.services.finance, deps.downloadLinks);
+  mountMessageStream(app, deps);
 
   const api = express.Router();
   bindRoutes(api, deps);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentelemetry/api";
-import { AppError, methodsOf, routes, type Actor, type HttpMethod, type RouteDef, type ServiceName } from "@hearth/contracts";
+import { AppError, methodsOf, routes, type Actor, type HttpMethod, type RouteAccess, type RouteDef, type ServiceName } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import express, { type Request, type Response, type Router } from "express";
 import { assertIdempotencyKey, type IdempotentRequests } from "../idempotency/idempotent-requests";
@@ -22,6 +22,8 @@ export interface RouteBindingDeps {
   patientServices: Record<ServiceName, ServiceCall>;
   rateLimiter: RateLimiter;
   idempotency: IdempotentRequests;
+  /** Whether a user turned AI on: read live for each assistant request (routes with `access.ai`). */
+  aiEnabledOf: (userId: string) => Promise<boolean>;
 }
 
 /** What a route answers: its status and JSON body (none for 204; `{ location }` for a redirect). */
@@ -32,7 +34,7 @@ interface Answer {
 
 const tracer = trace.getTracer("@hearth/gateway");
 
-function requestFacts(req: Request, res: Response): RequestFacts {
+export function requestFacts(req: Request, res: Response): RequestFacts {
   return {
     ipAddress: req.ip ?? null,
     userAgent: req.get("user-agent") ?? null,
@@ -147,18 +149,26 @@ function requestHashOf(route: RouteDef, input: unknown): string {
     .digest("hex");
 }
 
+/**
+ * The acting user of a request to a route with `access` (not public): the credential checked,
+ * counted against its rate limit, AI turned on where the route needs it, kind/scope/role checked.
+ */
+export async function authenticatedActor(access: RouteAccess, req: Request, res: Response, deps: RouteBindingDeps): Promise<Actor> {
+  const actor = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") }, requestFacts(req, res));
+  // Counted per credential (an API key, or a user's bearer tokens) before any other work.
+  const usage = await deps.rateLimiter.consume(rateLimitBucket(actor));
+  res.set(rateLimitHeaders(usage));
+  if (usage.current > usage.limit) throw rateLimitExceeded(usage);
+  // Before the scope check, as Sure's require_ai_enabled runs before its scope filters.
+  if (access.ai && !(await deps.aiEnabledOf(actor.userId))) throw new AppError("feature_disabled");
+  authorize(actor, access);
+  res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
+  return actor;
+}
+
 async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBindingDeps): Promise<Answer> {
-  let actor: Actor | null = null;
   const request = requestFacts(req, res);
-  if (route.access.auth !== "public") {
-    actor = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") }, request);
-    // Counted per credential (an API key, or a user's bearer tokens) before any other work.
-    const usage = await deps.rateLimiter.consume(rateLimitBucket(actor));
-    res.set(rateLimitHeaders(usage));
-    if (usage.current > usage.limit) throw rateLimitExceeded(usage);
-    authorize(actor, route.access);
-    res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
-  }
+  const actor = route.access.auth === "public" ? null : await authenticatedActor(route.access, req, res, deps);
   // Read only after the credential is checked: an unauthenticated upload is never parsed.
   const input = parseRouteInput(route, req, await uploadedBody(route, req, res));
   const execute = async (services: Record<ServiceName, ServiceCall>): Promise<Answer> => {

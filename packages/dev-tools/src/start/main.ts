@@ -189,6 +189,7 @@ async function main(options: SupervisorOptions): Promise<void> {
       {
         ...APP_ENV,
         ...(service === "finance" ? { LEDGER_IMPORT: "on" } : {}), // npm run seed:demo writes history through it
+        ...(service === "chat" ? { FINANCE_URL: internalUrl(ports.internal.finance) } : {}), // the assistant's tools read through finance
         DATABASE_URL: databaseUrls[service],
         INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
         HOST: "127.0.0.1",

@@ -8,6 +8,7 @@ export const TRPC_CODE_OF: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   invalid_or_expired_code: "UNAUTHORIZED",
   insufficient_scope: "FORBIDDEN",
   forbidden: "FORBIDDEN",
+  feature_disabled: "FORBIDDEN",
   record_not_found: "NOT_FOUND",
   not_found: "NOT_FOUND",
   conflict: "CONFLICT",

@@ -26,7 +26,7 @@ function created(what: string, res: ApiResponse): string {
 
 /** Signs up an admin, invites a member, and creates the records; `disposable` of each kind for DELETE. */
 export async function createFuzzFamily(api: ApiClient, disposable = 3): Promise<FuzzFamily> {
-  const admin = await signUpUser(api, "fuzz");
+  const admin = await signUpUser(api, "fuzz", { ai: true });
   const token = { token: admin.accessToken };
   const key = { apiKey: admin.writeKey };
 

@@ -10,6 +10,12 @@ export function createUserRepository(db: IdentityDb) {
   return {
     find: (userId: string) => db.user.findUniqueOrThrow({ where: { id: userId } }),
 
+    /** Whether the user turned AI on (Sure's enable_ai): the assistant's routes answer only them. */
+    async aiEnabledOf(userId: string): Promise<boolean> {
+      const user = await db.user.findUnique({ where: { id: userId }, select: { aiEnabled: true } });
+      return user?.aiEnabled ?? false;
+    },
+
     enableAi: (userId: string) => db.user.update({ where: { id: userId }, data: { aiEnabled: true } }),
 
     /** A taken email fails as a unique violation. */

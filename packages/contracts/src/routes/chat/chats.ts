@@ -1,7 +1,9 @@
 import { defineResourceRoutes } from "../define-resource-routes";
 import { PageQuerySchema } from "../../primitives";
-import { ChatCollectionSchema, ChatDetailSchema, CreateChatBodySchema } from "../../resources/chats";
-import { READ, WRITE } from "../../route-access";
+import { ChatCollectionSchema, ChatDetailSchema, ChatMessagesQuerySchema, CreateChatBodySchema, UpdateChatBodySchema } from "../../resources/chats";
+import { AI_READ, AI_WRITE, IdParams } from "../../route-access";
+
+const CHAT_ERRORS = { notFound: "Chat not found" } as const;
 
 export const chatsRoutes = defineResourceRoutes("chat", "chats", {
   list: {
@@ -12,16 +14,51 @@ export const chatsRoutes = defineResourceRoutes("chat", "chats", {
     query: PageQuerySchema,
     response: ChatCollectionSchema,
     status: 200,
-    access: READ,
+    access: AI_READ,
   },
   create: {
     method: "POST",
     path: "/api/v1/chats",
-    summary: "Create a chat",
+    summary: "Create a chat, optionally with its first message (answered in the background)",
     tag: "Chats",
     body: CreateChatBodySchema,
     response: ChatDetailSchema,
     status: 201,
-    access: WRITE,
+    access: AI_WRITE,
+  },
+  show: {
+    method: "GET",
+    path: "/api/v1/chats/:id",
+    summary: "Retrieve a chat with a page of its messages, oldest first",
+    tag: "Chats",
+    params: IdParams,
+    query: ChatMessagesQuerySchema,
+    response: ChatDetailSchema,
+    status: 200,
+    access: AI_READ,
+    sureErrors: CHAT_ERRORS,
+  },
+  update: {
+    method: "PATCH",
+    path: "/api/v1/chats/:id",
+    summary: "Rename a chat",
+    tag: "Chats",
+    params: IdParams,
+    body: UpdateChatBodySchema,
+    response: ChatDetailSchema,
+    status: 200,
+    access: AI_WRITE,
+    sureErrors: CHAT_ERRORS,
+  },
+  destroy: {
+    method: "DELETE",
+    path: "/api/v1/chats/:id",
+    summary: "Delete a chat and its messages (an answer being produced is abandoned)",
+    tag: "Chats",
+    params: IdParams,
+    response: null,
+    status: 204,
+    access: AI_WRITE,
+    sureErrors: CHAT_ERRORS,
   },
 });

@@ -1,4 +1,5 @@
 import { chatsRoutes } from "./chats";
+import { messagesRoutes } from "./messages";
 
 /** The chat service. */
-export const chatRoutes = { ...chatsRoutes };
+export const chatRoutes = { ...chatsRoutes, ...messagesRoutes };

@@ -1,4 +1,4 @@
-import type { Logger } from "@hearth/service-kit";
+import type { Logger } from "../logger";
 
 export interface PollingLoop {
   /** Runs `step` again now (work was queued), or right after the current pass. */

@@ -1,0 +1,107 @@
+import { GetIncomeStatementResultSchema, type AssistantBudgetLine, type BudgetCategory, type BudgetCategorySummary } from "@hearth/contracts";
+import { todayIn } from "../today";
+import type { FinanceCall, FinanceRoutes } from "./finance-call";
+import { ToolRefusal, type ToolHandlers } from "./tool-handlers";
+import { readCapped } from "./tool-shapes";
+
+/** Budget category details fetched at once (each computes its period's actuals in finance). */
+const LINE_CONCURRENCY = 6;
+
+const pad = (value: number) => String(value).padStart(2, "0");
+
+/** The budget period of `month` (YYYY-MM) for a family whose months start on `startDay`: its first and last day. */
+export function budgetPeriodOf(month: string, startDay: number): { start: string; end: string } {
+  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
+  const nextStart = new Date(Date.UTC(year, monthNumber, startDay)); // monthNumber is 1-based: the next month
+  return { start: `${month}-${pad(startDay)}`, end: new Date(nextStart.getTime() - 86_400_000).toISOString().slice(0, 10) };
+}
+
+/** The month whose budget period contains `today`: before the start day, the period began the month before. */
+export function currentBudgetMonth(today: string, startDay: number): string {
+  const [year, month, day] = today.split("-").map(Number) as [number, number, number];
+  const index = year * 12 + (month - 1) - (day < startDay ? 1 : 0);
+  return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
+}
+
+async function inBatches<T, R>(items: readonly T[], size: number, each: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let at = 0; at < items.length; at += size) results.push(...(await Promise.all(items.slice(at, at + size).map(each))));
+  return results;
+}
+
+/**
+ * get_budget: the budget's own figures, and a line for each category that has a limit or spending
+ * in the period, itself or in a subcategory (found with one income statement rather than asking
+ * every line of the family's categories for its actuals).
+ */
+export function budgetTool(read: FinanceRoutes, finance: FinanceCall): Pick<ToolHandlers, "get_budget"> {
+  return {
+    async get_budget(args) {
+      const settings = await read("familySettings.get", {});
+      const month = args.month ?? currentBudgetMonth(todayIn(settings.timezone), settings.month_start_day);
+      const period = budgetPeriodOf(month, settings.month_start_day);
+      const { budgets } = await read("budgets.list", { start_date: period.start, end_date: period.end, per_page: 5 });
+      const summary = budgets.find((budget) => budget.start_date === period.start);
+      if (!summary)
+        throw new ToolRefusal("not_found", `No budget has been made for ${month} (${period.start} to ${period.end}); the user can start one in the app.`);
+
+      const [budget, lines, statement] = await Promise.all([
+        read("budgets.get", { id: summary.id }),
+        readCapped(async (page, perPage) => {
+          const answer = await read("budgetCategories.list", { budget_id: summary.id, page, per_page: perPage });
+          return { rows: answer.budget_categories, total: answer.pagination.total_count };
+        }),
+        finance("insights.incomeStatement", "mutation", { start_date: summary.start_date, end_date: summary.end_date, group_by: "category" }).then((answer) =>
+          GetIncomeStatementResultSchema.parse(answer),
+        ),
+      ]);
+      const spent = new Set(statement.spending.map((group) => group.id).filter((id): id is string => id !== null));
+      const namesById = new Map(lines.rows.map((line) => [line.category.id, line.category.name]));
+      const shown = lines.rows.filter(
+        (line) =>
+          line.display_budgeted_spending_cents > 0 ||
+          spent.has(line.category.id) ||
+          lines.rows.some((child) => child.category.parent_id === line.category.id && spent.has(child.category.id)),
+      );
+      const details = await inBatches(shown, LINE_CONCURRENCY, (line: BudgetCategorySummary) => read("budgetCategories.get", { id: line.id }));
+
+      const lineOf = (detail: BudgetCategory): AssistantBudgetLine => {
+        const parentId = detail.category.parent_id;
+        return {
+          id: detail.category.id,
+          name: detail.category.name,
+          parent: parentId ? { id: parentId, name: namesById.get(parentId) ?? "Unknown" } : null,
+          inherits_parent_budget: detail.inherits_parent_budget,
+          budgeted: detail.display_budgeted_spending,
+          budgeted_cents: detail.display_budgeted_spending_cents,
+          actual_spending: detail.actual_spending,
+          actual_spending_cents: detail.actual_spending_cents,
+          available_to_spend: detail.available_to_spend,
+          available_to_spend_cents: detail.available_to_spend_cents,
+          over_budget: detail.available_to_spend_cents < 0,
+        };
+      };
+      return {
+        name: budget.name,
+        start_date: budget.start_date,
+        end_date: budget.end_date,
+        currency: budget.currency,
+        initialized: budget.initialized,
+        budgeted_spending: budget.budgeted_spending,
+        budgeted_spending_cents: budget.budgeted_spending_cents,
+        expected_income: budget.expected_income,
+        expected_income_cents: budget.expected_income_cents,
+        allocated_spending: budget.allocated_spending,
+        allocated_spending_cents: budget.allocated_spending_cents,
+        actual_spending: budget.actual_spending,
+        actual_spending_cents: budget.actual_spending_cents,
+        actual_income: budget.actual_income,
+        actual_income_cents: budget.actual_income_cents,
+        available_to_spend: budget.available_to_spend,
+        available_to_spend_cents: budget.available_to_spend_cents,
+        categories: details.map(lineOf).sort((a, b) => b.actual_spending_cents - a.actual_spending_cents || a.name.localeCompare(b.name)),
+        missing_exchange_rates: budget.missing_exchange_rates,
+      };
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { createAssistantTools } from "./assistant-tools";
+export type { FinanceCall } from "./finance-call";

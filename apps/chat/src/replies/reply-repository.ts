@@ -1,0 +1,128 @@
+import { ActorSchema } from "@hearth/contracts";
+import { z } from "zod";
+import type { ChatDb } from "../db";
+import { Prisma, type ToolCall as ToolCallRow } from "../generated/prisma/client";
+import type { ConversationTurn } from "../assistant/assistant-types";
+import type { AskedBy } from "../chats/chat-repository";
+
+/** How many earlier questions (with their answers) a reply is given: enough context, bounded cost. */
+const HISTORY_QUESTIONS = 20;
+
+const AskedBySchema = z.object({ actor: ActorSchema, requestId: z.string() });
+
+/** An answer a worker took: `interrupted` when an earlier worker took it and its lease ran out unfinished. */
+export interface ClaimedReply {
+  id: string;
+  chatId: string;
+  model: string;
+  replyToId: string;
+  askedBy: AskedBy;
+  interrupted: boolean;
+}
+
+/** The answer's message, its question or its chat was deleted while it was being produced. */
+export class ReplyGone extends Error {
+  constructor() {
+    super("The answer's chat or message is gone");
+    this.name = "ReplyGone";
+  }
+}
+
+export function createReplyRepository(db: ChatDb) {
+  /** Ends the answer and its question in one transaction; nothing when the answer is gone or already ended. */
+  async function finish(messageId: string, outcome: { status: "complete"; content: string } | { status: "failed"; content: string; error: string }) {
+    await db.$transaction(async (tx) => {
+      const ended = await tx.chatMessage.updateManyAndReturn({
+        where: { id: messageId, aiResponseStatus: "pending" },
+        data: { aiResponseStatus: outcome.status, content: outcome.content, leaseUntil: null, askedBy: Prisma.DbNull },
+        select: { chatId: true, replyToId: true },
+      });
+      const answer = ended[0];
+      if (!answer) return;
+      if (answer.replyToId) await tx.chatMessage.updateMany({ where: { id: answer.replyToId }, data: { aiResponseStatus: outcome.status } });
+      await tx.chat.updateMany({ where: { id: answer.chatId }, data: { error: outcome.status === "failed" ? outcome.error : null, updatedAt: new Date() } });
+    });
+  }
+
+  return {
+    /**
+     * Takes the oldest pending answer no live worker holds, for `leaseMs`. A taken answer whose lease
+     * ran out is handed over marked `interrupted`: its tools may have run, so it is failed, not redone.
+     */
+    async claimNext(leaseMs: number): Promise<ClaimedReply | null> {
+      const rows = await db.$queryRaw<
+        { id: string; chat_id: string; model: string | null; reply_to_id: string | null; asked_by: unknown; was_started: boolean }[]
+      >`
+        WITH next AS (
+          SELECT id, started_at IS NOT NULL AS was_started FROM chat_messages
+           WHERE ai_response_status = 'pending' AND kind = 'assistant_message' AND (lease_until IS NULL OR lease_until < now())
+           ORDER BY created_at, id
+           LIMIT 1
+           FOR UPDATE SKIP LOCKED)
+        UPDATE chat_messages m
+           SET started_at = coalesce(m.started_at, now()), lease_until = now() + ${leaseMs} * interval '1 millisecond'
+          FROM next
+         WHERE m.id = next.id
+        RETURNING m.id, m.chat_id, m.model, m.reply_to_id, m.asked_by, next.was_started`;
+      const row = rows[0];
+      if (!row) return null;
+      const askedBy = AskedBySchema.safeParse(row.asked_by);
+      if (!row.reply_to_id || !row.model || !askedBy.success) {
+        await finish(row.id, { status: "failed", content: "", error: "The answer could not be started" });
+        return null;
+      }
+      return { id: row.id, chatId: row.chat_id, model: row.model, replyToId: row.reply_to_id, askedBy: askedBy.data, interrupted: row.was_started };
+    },
+
+    /**
+     * The conversation up to the question answered: each earlier question with its latest finished
+     * answer (a retried answer replaces the one before), the last HISTORY_QUESTIONS questions.
+     */
+    async conversation(reply: ClaimedReply): Promise<ConversationTurn[] | null> {
+      const question = await db.chatMessage.findUnique({ where: { id: reply.replyToId }, select: { createdAt: true } });
+      if (!question) return null;
+      const questions = await db.chatMessage.findMany({
+        where: { chatId: reply.chatId, kind: "user_message", createdAt: { lte: question.createdAt } },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: HISTORY_QUESTIONS,
+        select: {
+          id: true,
+          content: true,
+          replies: { where: { aiResponseStatus: "complete" }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1, select: { content: true } },
+        },
+      });
+      const turns: ConversationTurn[] = [];
+      for (const asked of questions.reverse()) {
+        turns.push({ role: "user", content: asked.content });
+        const answer = asked.replies[0];
+        if (asked.id !== reply.replyToId && answer) turns.push({ role: "assistant", content: answer.content });
+      }
+      return turns;
+    },
+
+    /** Stores a tool call of a pending answer; ReplyGone when the answer was deleted or ended meanwhile. */
+    async recordToolCall(messageId: string, name: string, args: Record<string, unknown>, result: Record<string, unknown>): Promise<ToolCallRow> {
+      return db.$transaction(async (tx) => {
+        const pending = await tx.$queryRaw<{ id: string }[]>`
+          SELECT id FROM chat_messages WHERE id = ${messageId}::uuid AND ai_response_status = 'pending' FOR SHARE`;
+        if (pending.length === 0) throw new ReplyGone();
+        return tx.toolCall.create({
+          data: { messageId, functionName: name, functionArguments: args as Prisma.InputJsonObject, functionResult: result as Prisma.InputJsonObject },
+        });
+      });
+    },
+
+    /** The text so far of an answer in progress, for clients polling the chat. */
+    async saveText(messageId: string, content: string): Promise<void> {
+      await db.chatMessage.updateMany({ where: { id: messageId, aiResponseStatus: "pending" }, data: { content } });
+    },
+
+    /** Whether the answer is still pending (not deleted, not ended). */
+    async isPending(messageId: string): Promise<boolean> {
+      return (await db.chatMessage.count({ where: { id: messageId, aiResponseStatus: "pending" } })) > 0;
+    },
+
+    finish,
+  };
+}
+export type ReplyRepository = ReturnType<typeof createReplyRepository>;

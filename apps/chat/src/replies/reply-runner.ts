@@ -1,0 +1,132 @@
+import type { Logger, ServiceCall } from "@hearth/service-kit";
+import { AssistantFailure, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
+import type { AssistantRegistry } from "../assistant/assistant-registry";
+import { createAssistantTools, type FinanceCall } from "../assistant/tools";
+import { toToolCall } from "../chats/chat-resource";
+import { familyFactsOf } from "./family-facts";
+import type { ReplyEvents } from "./reply-events";
+import { ReplyGone, type ClaimedReply, type ReplyRepository } from "./reply-repository";
+
+/** How often an answer's text so far is stored while it streams (clients polling the chat see it grow). */
+const SAVE_TEXT_EVERY_MS = 500;
+
+export interface ReplyRunnerDeps {
+  replies: ReplyRepository;
+  registry: AssistantRegistry;
+  events: ReplyEvents;
+  finance: ServiceCall;
+  log: Logger;
+  timeoutMs: number;
+}
+
+const INTERRUPTED = "The answer was interrupted before it finished; retry it";
+const TOO_SLOW = "The assistant took too long to answer";
+const GENERIC = "The assistant could not answer";
+
+function argumentsObject(args: unknown): Record<string, unknown> {
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : { value: args };
+}
+
+/**
+ * Produces claimed answers: the conversation, the family's facts and the tools for the asking
+ * user go to the model's provider; each tool call is stored as it happens, the text is streamed
+ * to listeners and stored as it grows, and the answer ends complete or failed with a safe message.
+ * An answer whose chat is deleted meanwhile is abandoned, leaving nothing behind.
+ */
+export function createReplyRunner(deps: ReplyRunnerDeps) {
+  const { replies, registry, events, log } = deps;
+  /** Answers in progress here, by chat: deleting a chat aborts its answers at once. */
+  const running = new Map<string, Set<AbortController>>();
+  /** The text so far of each answer in progress here, fresher than the stored one (saved every SAVE_TEXT_EVERY_MS). */
+  const liveText = new Map<string, () => string>();
+
+  async function run(reply: ClaimedReply): Promise<void> {
+    if (reply.interrupted) {
+      await replies.finish(reply.id, { status: "failed", content: "", error: INTERRUPTED });
+      events.publish(reply.id, { type: "done", status: "failed", error: INTERRUPTED });
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new AssistantFailure(TOO_SLOW)), deps.timeoutMs);
+    const ofChat = running.get(reply.chatId) ?? new Set();
+    running.set(reply.chatId, ofChat.add(controller));
+    let text = "";
+    let savedAt = Date.now();
+    let saving: Promise<void> = Promise.resolve();
+    liveText.set(reply.id, () => text);
+    try {
+      const history = await replies.conversation(reply);
+      if (!history) throw new ReplyGone();
+      const provider = registry.providerOf(reply.model);
+      if (!provider) throw new AssistantFailure(`Model ${reply.model} is no longer available`);
+      const { actor, requestId } = reply.askedBy;
+      const finance: FinanceCall = (procedure, kind, input) => deps.finance(procedure, kind, input, { requestId, actor });
+      const tools = createAssistantTools(finance);
+      const io: ReplyIo = {
+        history,
+        tools: tools.specsFor(actor.scopes),
+        family: await familyFactsOf(finance),
+        signal: controller.signal,
+        async callTool(name: string, args: unknown): Promise<ToolResult> {
+          controller.signal.throwIfAborted();
+          const result = await tools.call(name, args, actor.scopes);
+          controller.signal.throwIfAborted();
+          const row = await replies.recordToolCall(reply.id, name, argumentsObject(args), result);
+          events.publish(reply.id, { type: "tool_call", tool_call: toToolCall(row) });
+          return result;
+        },
+        onText(delta: string): void {
+          if (controller.signal.aborted || delta === "") return;
+          text += delta;
+          events.publish(reply.id, { type: "text", delta });
+          if (Date.now() - savedAt >= SAVE_TEXT_EVERY_MS) {
+            savedAt = Date.now();
+            const snapshot = text;
+            saving = saving
+              .then(() => replies.saveText(reply.id, snapshot))
+              .catch((err: unknown) => log.warn({ err }, "could not store an answer's text so far"));
+          }
+        },
+      };
+      const { content } = await provider.reply(reply.model, io);
+      controller.signal.throwIfAborted();
+      await saving;
+      await replies.finish(reply.id, { status: "complete", content });
+      events.publish(reply.id, { type: "done", status: "complete", error: null });
+    } catch (caught) {
+      await saving;
+      const reason = controller.signal.aborted ? controller.signal.reason : caught;
+      if (reason instanceof ReplyGone || !(await replies.isPending(reply.id))) {
+        events.publish(reply.id, { type: "done", status: "failed", error: "The chat was deleted" });
+        return;
+      }
+      const error = reason instanceof AssistantFailure ? reason.safeMessage : GENERIC;
+      if (!(reason instanceof AssistantFailure)) log.error({ err: reason, message_id: reply.id }, "an assistant answer failed");
+      await replies.finish(reply.id, { status: "failed", content: text, error });
+      events.publish(reply.id, { type: "done", status: "failed", error });
+    } finally {
+      liveText.delete(reply.id);
+      clearTimeout(timer);
+      ofChat.delete(controller);
+      if (ofChat.size === 0) running.delete(reply.chatId);
+    }
+  }
+
+  return {
+    run,
+    /** Stops this instance's answers in a chat being deleted (another instance's notice when their writes find it gone). */
+    abortChat(chatId: string): void {
+      for (const controller of running.get(chatId) ?? []) controller.abort(new ReplyGone());
+    },
+    /** The text so far of an answer produced here; undefined when it is not (then the stored text is the latest). */
+    liveTextOf(messageId: string): string | undefined {
+      return liveText.get(messageId)?.();
+    },
+    get inProgress(): number {
+      let count = 0;
+      for (const set of running.values()) count += set.size;
+      return count;
+    },
+  };
+}
+export type ReplyRunner = ReturnType<typeof createReplyRunner>;

@@ -1,0 +1,118 @@
+// Sure's IncomeStatement rules, in one place: which entries count as income or spending over a
+// period and how other currencies are converted. Budgets (budget-actuals.ts) and the income
+// statement (insights) both aggregate through `groupedFlows`, so the two never disagree.
+import { minorUnitDigits } from "@hearth/contracts";
+import type { FinanceDb } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import { roundHalfAwayFromZero } from "../exchange-rates/convert";
+import { dateOf } from "../ledger/dates";
+
+export interface Period {
+  start: string;
+  end: string;
+}
+
+/** Income and spending, in minor units of the target currency. */
+export interface Flows {
+  expense: bigint;
+  income: bigint;
+}
+
+/** One aggregate row: a group key, the entries' kind, their direction and currency. */
+export interface FlowRow {
+  key: string | null;
+  kind: string | null;
+  inflow: boolean;
+  currency: string;
+  /** Exact sum of |amount| (x rate), in minor units of the entry's currency (null: no rate for any of them). */
+  total: string | null;
+  /** Entries in the group, converted or not. */
+  entries: number;
+  /** Entries with no rate to the target currency on or before their day. */
+  unconverted: number;
+}
+
+/** How `groupedFlows` groups and narrows: `key` is the SQL of the group's key (text), `join` and `where` add to the scope. */
+export interface FlowGrouping {
+  key: Prisma.Sql;
+  join?: Prisma.Sql;
+  where?: Prisma.Sql;
+}
+
+/**
+ * Sure's IncomeStatement scope: transactions of visible (active or draft) accounts, not excluded,
+ * without transfers and payments (funds_movement, cc_payment, one_time); trades and valuations
+ * never count. Reads `e` (entries) and `a` (its account).
+ */
+export function incomeStatementScope(familyId: string, period: Period): Prisma.Sql {
+  return Prisma.sql`
+       e.family_id = ${familyId}::uuid AND e.kind = 'transaction'
+       AND e.date BETWEEN ${dateOf(period.start)}::date AND ${dateOf(period.end)}::date
+       AND NOT e.excluded AND a.status IN ('active', 'draft')
+       AND (e.transaction_kind IS NULL OR e.transaction_kind NOT IN ('funds_movement', 'cc_payment', 'one_time'))`;
+}
+
+/** Sure's classification: contributions and loan payments are spending whatever their sign; otherwise an inflow is income. */
+export const classificationOf = (row: Pick<FlowRow, "kind" | "inflow">): keyof Flows =>
+  row.kind === "investment_contribution" || row.kind === "loan_payment" ? "expense" : row.inflow ? "income" : "expense";
+
+/** Minor units of the target currency from an exact decimal in minor units of the source, rounded once, half away from zero. */
+export function toTargetCents(exact: string, from: string, to: string): bigint {
+  const [whole, fraction = ""] = exact.split(".");
+  const shift = minorUnitDigits(to) - minorUnitDigits(from) - fraction.length;
+  const digits = BigInt(`${whole}${fraction}`);
+  return shift >= 0 ? digits * 10n ** BigInt(shift) : roundHalfAwayFromZero(digits, 10n ** BigInt(-shift));
+}
+
+/**
+ * The period's flows grouped by `grouping.key`, kind, direction and currency, as two aggregates
+ * over the list index (family, kind, date, which carries the columns a category grouping reads):
+ * one for the target currency, one converting the others at the family's latest rate on or
+ * before each entry's day; each group's exact sum is rounded once by `toTargetCents`.
+ */
+export async function groupedFlows(db: FinanceDb, familyId: string, period: Period, currency: string, grouping: FlowGrouping): Promise<FlowRow[]> {
+  const scope = incomeStatementScope(familyId, period);
+  const join = grouping.join ?? Prisma.empty;
+  const where = grouping.where ? Prisma.sql`AND ${grouping.where}` : Prisma.empty;
+  const [domestic, foreign] = await Promise.all([
+    // The target currency: plain integer sums, read from the list index alone. A few dozen
+    // groups hash far quicker than the sort the planner otherwise picks (measured 32 ms against
+    // 107 ms for a month of a million-transaction family), hence sorting is off for this statement.
+    db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL enable_sort = off");
+      return tx.$queryRaw<FlowRow[]>`
+        SELECT ${grouping.key} AS key, e.transaction_kind::text AS kind, e.amount_cents < 0 AS inflow, e.currency,
+               sum(abs(e.amount_cents))::text AS total, count(*)::int AS entries, 0 AS unconverted
+          FROM entries e JOIN accounts a ON a.id = e.account_id ${join}
+         WHERE ${scope} AND e.currency = ${currency} ${where}
+         GROUP BY 1, 2, 3, 4`;
+    }),
+    // Other currencies: each entry at the family's latest rate on or before its day (a rate stored
+    // the other way round inverted to 12 places, as the rate book does); the group's exact sum.
+    db.$queryRaw<FlowRow[]>`
+      SELECT ${grouping.key} AS key, e.transaction_kind::text AS kind, e.amount_cents < 0 AS inflow, e.currency,
+             sum(abs(e.amount_cents) * r.rate)::text AS total, count(*)::int AS entries,
+             (count(*) FILTER (WHERE r.rate IS NULL))::int AS unconverted
+        FROM entries e
+        JOIN accounts a ON a.id = e.account_id ${join}
+        LEFT JOIN LATERAL (
+          SELECT CASE WHEN x.from_currency = e.currency THEN x.rate ELSE round(1 / x.rate, 12) END AS rate
+            FROM exchange_rates x
+           WHERE x.family_id = ${familyId}::uuid AND x.rate > 0 AND x.date <= e.date
+             AND ((x.from_currency = e.currency AND x.to_currency = ${currency}) OR (x.from_currency = ${currency} AND x.to_currency = e.currency))
+           ORDER BY x.date DESC, (x.from_currency = e.currency) DESC
+           LIMIT 1) AS r ON true
+       WHERE ${scope} AND e.currency <> ${currency} ${where}
+       GROUP BY 1, 2, 3, 4`,
+  ]);
+  return [...domestic, ...foreign];
+}
+
+/** Entries left out for want of a rate, per currency, sorted by currency (never taken at 1). */
+export function missingRatesOf(rows: readonly FlowRow[], currency: string): { from_currency: string; to_currency: string; entries_count: number }[] {
+  const missing = new Map<string, number>();
+  for (const row of rows) if (row.unconverted > 0) missing.set(row.currency, (missing.get(row.currency) ?? 0) + row.unconverted);
+  return [...missing]
+    .map(([from, count]) => ({ from_currency: from, to_currency: currency, entries_count: count }))
+    .sort((a, b) => a.from_currency.localeCompare(b.from_currency));
+}

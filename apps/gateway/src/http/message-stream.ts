@@ -1,0 +1,73 @@
+import { AI_READ, AppError, MessageProgressSchema, UuidSchema, type MessageProgress } from "@hearth/contracts";
+import type { Express, Request, Response } from "express";
+import { authenticatedActor, type RouteBindingDeps } from "./route-binding";
+
+/** Each progress read waits this long for news, then the stream sends a keep-alive and asks again (within the service client's 10 s timeout). */
+const WAIT_MS = 8_000;
+/** A stream ends after this long whatever the answer does (an answer times out well before). */
+const MAX_STREAM_MS = 20 * 60_000;
+
+function send(res: Response, event: string, data: unknown): void {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/**
+ * GET /api/v1/chats/:chat_id/messages/:id/stream (our extension to Sure's API): an answer as
+ * server-sent events while it is produced: `text` ({ delta }), `tool_call` (a ToolCall), and one
+ * `done` ({ message_id, status, error }) at the end. `id` is the answer's message, or a question
+ * (then its latest answer). An answer already ended streams its whole text and `done` at once.
+ * Polling GET /api/v1/chats/:id works as before.
+ */
+export function mountMessageStream(app: Express, deps: RouteBindingDeps): void {
+  app.get("/api/v1/chats/:chat_id/messages/:id/stream", async (req: Request, res: Response, next) => {
+    const closed = new AbortController();
+    res.on("close", () => closed.abort());
+    try {
+      const actor = await authenticatedActor(AI_READ, req, res, deps);
+      const chatId = UuidSchema.safeParse(req.params["chat_id"]);
+      const id = UuidSchema.safeParse(req.params["id"]);
+      if (!chatId.success || !id.success) throw new AppError("not_found", { message: "Message not found" });
+      const context = { requestId: res.locals["requestId"] as string, actor };
+      const progress = async (textOffset: number, toolCallsSeen: number, waitMs: number): Promise<MessageProgress> =>
+        MessageProgressSchema.parse(
+          await deps.services.chat(
+            "messages.progress",
+            "mutation",
+            { chat_id: chatId.data, id: id.data, text_offset: textOffset, tool_calls_seen: toolCallsSeen, wait_ms: waitMs },
+            context,
+          ),
+        );
+      // The first read does not wait: a missing chat or message is a plain 404 before the stream opens.
+      let now = await progress(0, 0, 0);
+      res.status(200).set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no" });
+      res.flushHeaders();
+      let textOffset = 0;
+      let toolCallsSeen = 0;
+      const deadline = Date.now() + MAX_STREAM_MS;
+      for (;;) {
+        for (const toolCall of now.tool_calls) send(res, "tool_call", toolCall);
+        if (now.text !== "") send(res, "text", { delta: now.text });
+        textOffset += now.text.length;
+        toolCallsSeen += now.tool_calls.length;
+        if (now.status !== "pending") {
+          send(res, "done", { message_id: now.message_id, status: now.status, error: now.error });
+          break;
+        }
+        if (closed.signal.aborted || Date.now() > deadline) break;
+        // A comment line keeps proxies from closing a quiet stream.
+        if (now.text === "" && now.tool_calls.length === 0) res.write(": waiting\n\n");
+        now = await progress(textOffset, toolCallsSeen, WAIT_MS);
+        if (closed.signal.aborted) break;
+      }
+      res.end();
+    } catch (err) {
+      if (!res.headersSent) {
+        next(err instanceof AppError && err.code === "record_not_found" ? new AppError("not_found", { message: err.message, cause: err }) : err);
+        return;
+      }
+      // The stream is open: say it failed, then end it.
+      send(res, "error", { error: err instanceof AppError ? err.code : "internal_server_error" });
+      res.end();
+    }
+  });
+}
