@@ -10,7 +10,7 @@ import {
   type CompletionRequestBody,
   type TestChatCompletionsServer,
 } from "@hearth/test-kit";
-import { AssistantFailure, type FamilyFacts, type ReplyIo, type ToolResult, type ToolSpec } from "../src/assistant/assistant-types";
+import { AssistantFailure, UnreadableArguments, type FamilyFacts, type ReplyIo, type ToolResult, type ToolSpec } from "../src/assistant/assistant-types";
 import { createOpenAiCompatibleProvider, type OpenAiCompatibleOptions } from "../src/assistant/providers/openai-compatible";
 
 const KEY = "sk-test-4f1c9d2e7b";
@@ -54,6 +54,8 @@ function replyIo(options: { answer?: (name: string, args: unknown) => ToolResult
     signal: options.signal ?? new AbortController().signal,
     async callTool(name, args) {
       toolCalls.push({ name, args });
+      // As the reply runner does: an unreadable call is recorded and answered with its own error.
+      if (args instanceof UnreadableArguments) return args.result;
       return options.answer ? options.answer(name, args) : SPENDING;
     },
     onText(delta) {
@@ -192,7 +194,7 @@ describe("OpenAI-compatible provider: answers", () => {
     expect(toolCalls).toEqual([{ name: "spending_by_category", args }]);
   });
 
-  it("sends arguments that are not JSON back to the model as invalid_arguments, without calling the tool", async () => {
+  it("hands arguments that are not JSON to callTool as unreadable (recorded, no tool run) and sends invalid_arguments back to the model", async () => {
     server.setScript(
       answersInOrder(
         turn.toolCalls({ id: "call_bad", name: "spending_by_category", arguments: '{"period": "last_mo' }),
@@ -205,7 +207,10 @@ describe("OpenAI-compatible provider: answers", () => {
     const { content } = await provider().reply(MODEL, io);
 
     expect(content).toBe("42,10 €.");
-    expect(toolCalls).toEqual([{ name: "spending_by_category", args: { period: "last_month" } }]);
+    expect(toolCalls).toEqual([
+      { name: "spending_by_category", args: new UnreadableArguments('{"period": "last_mo', expect.objectContaining({ error: "invalid_arguments" })) },
+      { name: "spending_by_category", args: { period: "last_month" } },
+    ]);
     const toolMessage = lastMessage(server.requests[1]!.body)!;
     expect(toolMessage).toMatchObject({ role: "tool", tool_call_id: "call_bad" });
     expect(JSON.parse(toolMessage.content as string)).toEqual({ error: "invalid_arguments", hint: expect.stringContaining("JSON") });

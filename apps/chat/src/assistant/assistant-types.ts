@@ -33,6 +33,17 @@ export interface FamilyFacts {
   today: string;
 }
 
+/**
+ * Arguments a model sent that could not be read (not JSON): passed to `callTool` as they are, so
+ * the attempt is recorded like any call, with `result` (an `{ error, hint }`) as its answer.
+ */
+export class UnreadableArguments {
+  constructor(
+    readonly raw: string,
+    readonly result: ToolResult,
+  ) {}
+}
+
 export interface ReplyIo {
   history: readonly ConversationTurn[];
   /** The tools this credential may use (write tools only with write scope). */

@@ -1,5 +1,5 @@
 import type { Logger, ServiceCall } from "@hearth/service-kit";
-import { AssistantFailure, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
+import { AssistantFailure, UnreadableArguments, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
 import type { AssistantRegistry } from "../assistant/assistant-registry";
 import { createAssistantTools, type FinanceCall } from "../assistant/tools";
 import { toToolCall } from "../chats/chat-resource";
@@ -18,6 +18,11 @@ export interface ReplyRunnerDeps {
   log: Logger;
   timeoutMs: number;
 }
+
+/** A model's unreadable arguments are kept this long (characters), enough to see what went wrong. */
+const MAX_STORED_RAW_ARGUMENTS = 2000;
+/** A tool name is stored this long at most; a model may invent any name. */
+const MAX_TOOL_NAME = 100;
 
 const INTERRUPTED = "The answer was interrupted before it finished; retry it";
 const TOO_SLOW = "The assistant took too long to answer";
@@ -69,9 +74,11 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
         signal: controller.signal,
         async callTool(name: string, args: unknown): Promise<ToolResult> {
           controller.signal.throwIfAborted();
-          const result = await tools.call(name, args, actor.scopes);
+          const unreadable = args instanceof UnreadableArguments;
+          const result = unreadable ? args.result : await tools.call(name, args, actor.scopes);
           controller.signal.throwIfAborted();
-          const row = await replies.recordToolCall(reply.id, name, argumentsObject(args), result);
+          const stored = unreadable ? { unreadable_arguments: args.raw.slice(0, MAX_STORED_RAW_ARGUMENTS) } : argumentsObject(args);
+          const row = await replies.recordToolCall(reply.id, name.slice(0, MAX_TOOL_NAME), stored, result);
           events.publish(reply.id, { type: "tool_call", tool_call: toToolCall(row) });
           return result;
         },

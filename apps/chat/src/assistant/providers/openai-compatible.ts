@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { AssistantFailure, type AssistantProvider, type ReplyIo } from "../assistant-types";
+import { AssistantFailure, UnreadableArguments, type AssistantProvider, type ReplyIo } from "../assistant-types";
 import { CompletionAccumulator, type AccumulatedCompletion } from "./openai-completion-accumulator";
 import { failureMessages, providerFailure, timeoutFailure, type CallPhase } from "./openai-failures";
 import { assistantToolCallMessage, conversationMessages, functionTools, parseToolArguments, toolResultMessage } from "./openai-messages";
@@ -84,7 +84,7 @@ class OpenAiReply {
     this.messages.push(assistantToolCallMessage(completion.text, calls));
     for (const call of calls) {
       const parsed = parseToolArguments(call);
-      const result = parsed.ok ? await this.io.callTool(call.name, parsed.args) : parsed.result;
+      const result = await this.io.callTool(call.name, parsed.ok ? parsed.args : new UnreadableArguments(call.arguments, parsed.result));
       this.messages.push(toolResultMessage(call.id, result));
     }
   }

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "@hearth/service-kit";
+import { ChatDetailSchema, type Actor } from "@hearth/contracts";
+import { createAssistantRegistry } from "../src/assistant/assistant-registry";
+import { createReplyEvents } from "../src/replies/reply-events";
+import { createReplyRepository } from "../src/replies/reply-repository";
+import { createReplyRunner } from "../src/replies/reply-runner";
+import { NO_ANSWERS, contextOf, newActor, startChat, type RunningChat } from "./support";
+
+let chat: RunningChat;
+
+beforeAll(async () => {
+  chat = await startChat(NO_ANSWERS);
+});
+afterAll(async () => chat?.stop());
+
+async function askedChat(actor: Actor, questions: number): Promise<string> {
+  const created = ChatDetailSchema.parse(await chat.call("chats.create", "mutation", { title: "Claims", message: "q0" }, contextOf(actor)));
+  for (let i = 1; i < questions; i++) await chat.call("messages.create", "mutation", { chat_id: created.id, content: `q${i}` }, contextOf(actor));
+  return created.id;
+}
+
+describe("reply claims", () => {
+  it("hands each pending answer to one claimer only, under parallel claims", async () => {
+    const chatId = await askedChat(newActor(), 6);
+    const replies = createReplyRepository(chat.db);
+    const claims = await Promise.all(Array.from({ length: 12 }, () => replies.claimNext(60_000)));
+    const ofChat = claims.filter((claim) => claim?.chatId === chatId).map((claim) => claim!.id);
+    expect(ofChat).toHaveLength(6);
+    expect(new Set(ofChat).size).toBe(6);
+    // Held: nobody gets them again while their lease runs.
+    expect((await replies.claimNext(60_000))?.chatId).not.toBe(chatId);
+  });
+
+  it("fails an answer whose worker died mid-way (lease run out) as interrupted, without running it again", async () => {
+    const actor = newActor();
+    const chatId = await askedChat(actor, 1);
+    const answer = await chat.db.chatMessage.findFirstOrThrow({ where: { chatId, kind: "assistant_message" } });
+    // As a worker that claimed it and died: started, its lease over.
+    await chat.db.chatMessage.update({
+      where: { id: answer.id },
+      data: { startedAt: new Date(Date.now() - 120_000), leaseUntil: new Date(Date.now() - 1000) },
+    });
+
+    const replies = createReplyRepository(chat.db);
+    let providerRan = false;
+    const registry = createAssistantRegistry([
+      {
+        models: ["hearth-builtin"],
+        reply: async () => {
+          providerRan = true;
+          return { content: "again" };
+        },
+      },
+    ]);
+    const finance = async () => {
+      throw new Error("finance is not needed for an interrupted answer");
+    };
+    const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log: createLogger("test", "silent"), timeoutMs: 5000 });
+    let claimed = await replies.claimNext(60_000);
+    while (claimed && claimed.id !== answer.id) claimed = await replies.claimNext(60_000);
+    expect(claimed).toMatchObject({ id: answer.id, interrupted: true });
+    await runner.run(claimed!);
+
+    expect(providerRan).toBe(false);
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({
+      aiResponseStatus: "failed",
+      leaseUntil: null,
+      askedBy: null,
+    });
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.replyToId! } })).toMatchObject({ aiResponseStatus: "failed" });
+    expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toMatch(/interrupted/);
+  });
+});
