@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatDetailSchema, MessageResponseSchema, RetryResponseSchema, type Actor } from "@hearth/contracts";
+import { MAX_PENDING_ANSWERS_PER_USER } from "../src/chats/chat-repository";
 import { NO_ANSWERS, contextOf, expectAppError, newActor, startChat, type RunningChat } from "./support";
 
 let chat: RunningChat;
@@ -95,6 +96,24 @@ describe("messages", () => {
     await expectAppError(as(actor).show({ id }), "record_not_found");
     expect(await chat.db.chatMessage.count({ where: { chatId: id } })).toBe(0);
     expect(await chat.db.toolCall.count({ where: { messageId: pending.id } })).toBe(0);
+  });
+});
+
+describe("the waiting answers of one user", () => {
+  it("are capped: parallel questions beyond the cap are 429 (nothing stored), and a slot frees when an answer ends", async () => {
+    const actor = newActor();
+    const chats = [(await as(actor).create({ title: "A" })).id, (await as(actor).create({ title: "B" })).id];
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => as(actor).ask({ chat_id: chats[i % 2], content: `q${i}` })));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(MAX_PENDING_ANSWERS_PER_USER);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
+    for (const { reason } of refused) expect(reason).toMatchObject({ code: "rate_limit_exceeded" });
+    expect(await chat.db.chatMessage.count({ where: { chatId: { in: chats }, kind: "user_message" } })).toBe(MAX_PENDING_ANSWERS_PER_USER);
+    // Another user is not held back by this one.
+    const other = newActor({ familyId: actor.familyId });
+    await as(other).create({ title: "Mine", message: "hello" });
+
+    await answer(chats[0]!, "done");
+    await as(actor).ask({ chat_id: chats[0], content: "one more" });
   });
 });
 

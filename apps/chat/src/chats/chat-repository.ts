@@ -19,6 +19,13 @@ export interface NewQuestion {
   askedBy: AskedBy;
 }
 
+/**
+ * Answers one user may have waiting at once: each runs the family's queries (a year's income
+ * statement reads every transaction of the year), so a client posting in a loop must not queue
+ * work without end. Beyond it a question is 429 until one of them ends.
+ */
+export const MAX_PENDING_ANSWERS_PER_USER = 5;
+
 const OLDEST_FIRST = [{ createdAt: "asc" as const }, { id: "asc" as const }];
 
 /**
@@ -63,6 +70,20 @@ export function createChatRepository(db: ChatDb) {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM chats WHERE id = ${chatId}::uuid AND family_id = ${owner.familyId}::uuid AND user_id = ${owner.userId}::uuid FOR UPDATE`;
     if (rows.length === 0) throw AppError.notFound("Chat");
+  }
+
+  /** 429 when the owner already has MAX_PENDING_ANSWERS_PER_USER answers waiting; the user's lock makes parallel questions count one by one. */
+  async function assertAnswerSlot(tx: ChatTx, owner: ChatOwner): Promise<void> {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`chat-answers:${owner.userId}`}, 0))`;
+    const [row] = await tx.$queryRaw<{ pending: number }[]>`
+      SELECT count(*)::int AS pending FROM chat_messages m JOIN chats c ON c.id = m.chat_id
+       WHERE c.family_id = ${owner.familyId}::uuid AND c.user_id = ${owner.userId}::uuid
+         AND m.kind = 'assistant_message' AND m.ai_response_status = 'pending'`;
+    if ((row?.pending ?? 0) >= MAX_PENDING_ANSWERS_PER_USER) {
+      throw new AppError("rate_limit_exceeded", {
+        message: `${MAX_PENDING_ANSWERS_PER_USER} answers are already being produced for you; ask again when one has finished`,
+      });
+    }
   }
 
   return {
@@ -118,6 +139,7 @@ export function createChatRepository(db: ChatDb) {
     /** Creates the chat and, when given, its first question, in one transaction. */
     create(owner: ChatOwner, data: Pick<BodyOf<"chats.create">, "title">, question: NewQuestion | undefined) {
       return db.$transaction(async (tx) => {
+        if (question) await assertAnswerSlot(tx, owner);
         const chat = await tx.chat.create({ data: { familyId: owner.familyId, userId: owner.userId, title: data.title } });
         if (question) await addQuestion(tx, chat.id, question);
         const messages = await tx.chatMessage.findMany({ where: { chatId: chat.id, ...VISIBLE_MESSAGES }, orderBy: OLDEST_FIRST, include: WITH_TOOL_CALLS });
@@ -140,6 +162,7 @@ export function createChatRepository(db: ChatDb) {
     ask(owner: ChatOwner, chatId: string, question: NewQuestion) {
       return db.$transaction(async (tx) => {
         await lockOwned(tx, owner, chatId);
+        await assertAnswerSlot(tx, owner);
         const message = await addQuestion(tx, chatId, question);
         await tx.chat.update({ where: { id: chatId }, data: { error: null, updatedAt: new Date() } });
         return message;
@@ -159,6 +182,7 @@ export function createChatRepository(db: ChatDb) {
           throw new AppError("unprocessable_entity", { message: "No assistant message to retry" });
         }
         if (last.aiResponseStatus === "pending") throw new AppError("conflict", { message: "The assistant is still answering this chat" });
+        await assertAnswerSlot(tx, owner);
         const retried = await tx.chatMessage.create({
           data: {
             chatId,
