@@ -46,7 +46,8 @@ export function createAssistantTools(finance: FinanceCall): {
     if (!isToolName(name)) {
       return refusal(
         "unknown_tool",
-        `There is no tool named "${name}". Available tools: ${specsFor(scopes)
+        // A model may invent any name, of any length: it is quoted short.
+        `There is no tool named "${name.slice(0, 100)}". Available tools: ${specsFor(scopes)
           .map((spec) => spec.name)
           .join(", ")}`,
       );
