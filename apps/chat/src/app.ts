@@ -1,5 +1,6 @@
 import { buildServiceRouter, createServiceServer, databaseReadiness, type ServiceCall, type ServiceDeps } from "@hearth/service-kit";
 import { createAssistantRegistry } from "./assistant/assistant-registry";
+import { createAssistantToolProcedures } from "./assistant/tool-procedures";
 import type { AssistantProvider } from "./assistant/assistant-types";
 import { createBuiltinAssistant } from "./assistant/builtin";
 import { createChatHandlers } from "./chats/chat-handlers";
@@ -56,6 +57,7 @@ export function createChatService(deps: ChatDeps) {
     {
       ...createFamilyDataHandlers(createFamilyDataRepository(deps.db)),
       "messages.progress": createMessageProgressHandler(deps.db, events, runner),
+      ...createAssistantToolProcedures(deps.finance),
     },
   );
   const server = createServiceServer({

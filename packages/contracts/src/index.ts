@@ -30,6 +30,7 @@ export * from "./resources/rules";
 export * from "./resources/recurring-transactions";
 export * from "./resources/budgets";
 export * from "./resources/assistant-tools";
+export * from "./resources/assistant-tool-calls";
 export * from "./resources/family-reset";
 export * from "./resources/family-exports";
 export * from "./resources/import-sessions";

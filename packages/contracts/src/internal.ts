@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { AuditEventSchema } from "./events/audit-events";
 import { GetIncomeStatementArgsSchema, GetIncomeStatementResultSchema } from "./resources/assistant-tools";
+import {
+  AssistantToolCallInputSchema,
+  AssistantToolCallResultSchema,
+  AssistantToolListInputSchema,
+  AssistantToolListSchema,
+} from "./resources/assistant-tool-calls";
 import { FamilyExportChunkInputSchema, FamilyExportChunkSchema } from "./resources/family-exports";
 import { FamilyDataCountsInputSchema, FamilyDataCountsSchema, FamilyPurgeInputSchema, FamilyPurgeResultSchema } from "./resources/family-reset";
 import { LedgerImportResultSchema, LedgerImportSchema } from "./resources/ledger-import";
@@ -53,6 +59,10 @@ export const internalProcedures = {
     ...familyDataProcedures,
     /** What is new in an answer, for the gateway's stream of it (GET /api/v1/chats/:chat_id/messages/:id/stream). */
     "messages.progress": { actor: "required", input: MessageProgressInputSchema, output: MessageProgressSchema },
+    /** The assistant's tools the actor's credential may call, for the gateway's MCP endpoint (POST /mcp). */
+    "assistantTools.list": { actor: "required", input: AssistantToolListInputSchema, output: AssistantToolListSchema },
+    /** One call of an assistant tool for the actor's family, outside any chat (nothing is stored). */
+    "assistantTools.call": { actor: "required", input: AssistantToolCallInputSchema, output: AssistantToolCallResultSchema },
   },
   notifications: familyDataProcedures,
 } as const;

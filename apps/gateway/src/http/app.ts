@@ -11,6 +11,7 @@ import { bindRoutes, takesUpload, uploadRouteOf, type RouteBindingDeps } from ".
 import { mountDocs } from "./docs";
 import { mountExportFile } from "./export-file";
 import { mountMessageStream } from "./message-stream";
+import { mcpEndpoint } from "../mcp/mcp-endpoint";
 import type { DownloadLinks } from "../family-data/export-download-links";
 import { loggableUrl } from "./log-url";
 import { mountMetrics } from "./metrics";
@@ -74,6 +75,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   mountDocs(app);
   mountExportFile(app, deps.services.finance, deps.downloadLinks);
   mountMessageStream(app, deps);
+  app.all("/mcp", mcpEndpoint(deps));
 
   const api = express.Router();
   bindRoutes(api, deps);
