@@ -66,6 +66,8 @@ const VALID_BODIES: Record<string, unknown> = {
   "rules.apply": { ignore_attribute_locks: true },
   "rules.preview": {},
   "recurringTransactions.update": { recurring_transaction: { status: "inactive", expected_day_of_month: 9 } },
+  "chats.update": { title: "Taken over" },
+  "messages.create": { content: "Taken over" },
 };
 
 /**
@@ -162,8 +164,9 @@ describe("another family's record, named in the path", () => {
     run(`${name}: 404 as for an id that exists nowhere, and the record is unchanged`, async () => {
       const record = victim.records[kind];
       if (!record) throw new Error(`the victim family has no ${kind}`);
+      // The record's id for the first parameter; a second one (a chat's message) names the record's own child.
       const send = (id: string) =>
-        api.request(method, route.path.replace(/:[A-Za-z_]+/, id), {
+        api.request(method, route.path.replace(/:[A-Za-z_]+/, id).replace(/:[A-Za-z_]+/, record.childId ?? randomUUID()), {
           ...testCase.credential(),
           ...(route.body ? { body: VALID_BODIES[route.procedure] } : {}),
         });

@@ -11,11 +11,14 @@ let system: TestSystem;
 let api: ApiClient;
 let admin: TestUser;
 let member: { accessToken: string; writeKey: string };
+/** A user who has not turned AI on: the assistant's routes refuse them first. */
+let withoutAi: TestUser;
 
 beforeAll(async () => {
   system = await startSystem({ adminUrl: testPostgresAdminUrl() });
   api = apiClient(system.url);
-  admin = await signUpUser(api, "matrix-admin");
+  admin = await signUpUser(api, "matrix-admin", { ai: true });
+  withoutAi = await signUpUser(api, "matrix-no-ai");
   const email = `matrix-member-${randomBytes(4).toString("hex")}@example.com`;
   const invite = await api.post("/api/v1/invitations", { invitation: { email } }, { token: admin.accessToken });
   const signup = await api.post("/api/v1/auth/signup", { user: { email, password: TEST_PASSWORD }, device: DEVICE, invite_code: invite.body.invite_code });
@@ -55,6 +58,17 @@ describe("access of every route, as the route table declares it", () => {
       const res = await call(route, { apiKey: admin.readKey });
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ error: "insufficient_scope", message: "This action requires the 'read_write' scope" });
+    },
+  );
+
+  it.each(all.filter((route) => route.access.ai).map((route) => [label(route), route] as const))(
+    "%s: a user without AI is 403 feature_disabled, whatever the key's scope",
+    async (_name, route) => {
+      for (const apiKey of [withoutAi.writeKey, withoutAi.readKey]) {
+        const res = await call(route, { apiKey });
+        expect(res.status).toBe(403);
+        expect(res.body).toMatchObject({ error: "feature_disabled", message: "AI features are not enabled for this user" });
+      }
     },
   );
 

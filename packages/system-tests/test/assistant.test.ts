@@ -19,6 +19,8 @@ const steered: AssistantProvider = {
     const question = io.history.at(-1)?.content ?? "";
     if (question.includes("fail")) throw new Error("upstream said: invalid key sk-live-SECRET at /srv/app.js:12");
     if (question.includes("refuse")) throw new AssistantFailure("The assistant's provider refused the request (HTTP 401)");
+    if (question.includes("flood")) for (let i = 0; i < 3; i++) io.onText("x".repeat(40_000));
+    if (question.includes("loop")) for (;;) await io.callTool("get_tags", {});
     if (question.includes("hang")) {
       io.onText("Thinking");
       await new Promise((_resolve, reject) => io.signal.addEventListener("abort", () => reject(io.signal.reason)));
@@ -192,6 +194,15 @@ describe("failures, timeouts, deletion", () => {
     const { question, answer } = await ask(await newChat(), "hang on", "test-steered");
     expect(question).toMatchObject({ ai_response_status: "failed", ai_response_message: "The assistant took too long to answer" });
     expect(answer.content).toBe("Thinking");
+  });
+
+  it("an answer too long, or calling tools without end, fails with a safe message", async () => {
+    const flood = await ask(await newChat(), "flood me", "test-steered");
+    expect(flood.question).toMatchObject({ ai_response_status: "failed", ai_response_message: "The assistant's answer was too long" });
+    expect(flood.answer.content).toHaveLength(80_000);
+    const loop = await ask(await newChat(), "loop forever", "test-steered");
+    expect(loop.question).toMatchObject({ ai_response_status: "failed", ai_response_message: "The assistant called too many tools for one answer" });
+    expect(loop.answer.tool_calls).toHaveLength(40);
   });
 
   it("a chat deleted while its answer is produced leaves nothing behind", async () => {

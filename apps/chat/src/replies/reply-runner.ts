@@ -23,6 +23,12 @@ export interface ReplyRunnerDeps {
 const MAX_STORED_RAW_ARGUMENTS = 2000;
 /** A tool name is stored this long at most; a model may invent any name. */
 const MAX_TOOL_NAME = 100;
+/** An answer longer than this (characters) is a model gone wrong, not an answer: it fails rather than fill memory and the database. */
+export const MAX_ANSWER_CHARS = 100_000;
+/** Tool calls one answer may make (a model may ask for many per round, and loop). */
+export const MAX_TOOL_CALLS_PER_ANSWER = 40;
+const TOO_LONG = "The assistant's answer was too long";
+const TOO_MANY_TOOLS = "The assistant called too many tools for one answer";
 
 const INTERRUPTED = "The answer was interrupted before it finished; retry it";
 const TOO_SLOW = "The assistant took too long to answer";
@@ -58,6 +64,7 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
     let text = "";
     let savedAt = Date.now();
     let saving: Promise<void> = Promise.resolve();
+    let toolCalls = 0;
     liveText.set(reply.id, () => text);
     try {
       const history = await replies.conversation(reply);
@@ -74,6 +81,8 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
         signal: controller.signal,
         async callTool(name: string, args: unknown): Promise<ToolResult> {
           controller.signal.throwIfAborted();
+          if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) controller.abort(new AssistantFailure(TOO_MANY_TOOLS));
+          controller.signal.throwIfAborted();
           const unreadable = args instanceof UnreadableArguments;
           const result = unreadable ? args.result : await tools.call(name, args, actor.scopes);
           controller.signal.throwIfAborted();
@@ -84,6 +93,10 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
         },
         onText(delta: string): void {
           if (controller.signal.aborted || delta === "") return;
+          if (text.length + delta.length > MAX_ANSWER_CHARS) {
+            controller.abort(new AssistantFailure(TOO_LONG));
+            return;
+          }
           text += delta;
           events.publish(reply.id, { type: "text", delta });
           if (Date.now() - savedAt >= SAVE_TEXT_EVERY_MS) {
@@ -97,6 +110,7 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
       };
       const { content } = await provider.reply(reply.model, io);
       controller.signal.throwIfAborted();
+      if (content.length > MAX_ANSWER_CHARS) throw new AssistantFailure(TOO_LONG);
       await saving;
       await replies.finish(reply.id, { status: "complete", content });
       events.publish(reply.id, { type: "done", status: "complete", error: null });

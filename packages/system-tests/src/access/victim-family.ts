@@ -15,6 +15,8 @@ export interface Owner {
 export interface OwnedRecord {
   id: string;
   owner: Owner;
+  /** A record inside this one, for routes naming both (a chat's message: `/chats/:chat_id/messages/:id`). */
+  childId?: string;
 }
 
 /** The family whose records another family's requests must not reach. */
@@ -62,6 +64,19 @@ async function providerConnection(api: ApiClient, key: { apiKey: string }): Prom
       throw new Error(`provider connection: ${JSON.stringify(connection)}`);
   });
   return id;
+}
+
+/** A chat whose question the built-in assistant has answered (so nothing in it changes any more), and that question. */
+async function answeredChat(api: ApiClient, key: { apiKey: string }): Promise<{ chat: string; question: string }> {
+  const created = await api.post("/api/v1/chats", { title: "Victim chat", message: "What is our net worth?", model: "hearth-builtin" }, key);
+  const chat = idOf("chat", created);
+  const question = (created.body.messages as { id: string }[])[0]?.id;
+  if (!question) throw new Error("victim family: the chat has no question");
+  await eventually(async () => {
+    const state = await api.get(`/api/v1/chats/${chat}/messages/${question}`, key);
+    if (state.body?.ai_response_status !== "complete") throw new Error(`victim chat: ${JSON.stringify(state.body)}`);
+  });
+  return { chat, question };
 }
 
 async function syncsSettled(api: ApiClient, key: { apiKey: string }): Promise<void> {
@@ -208,6 +223,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
   await syncsSettled(api, key);
   const familyExport = await completedExport(api, key);
   const connection = await providerConnection(api, key);
+  const chat = await answeredChat(api, key);
   const importSession = idOf("import session", await api.post("/api/v1/import_sessions", { expected_chunks: 2 }, key));
   // Left unpublished: reading it back later finds it unchanged.
   const csvImport = idOf(
@@ -257,6 +273,7 @@ export async function createVictimFamily(api: ApiClient, idp: TestOidcProvider):
       imports: { id: csvImport, owner },
       import_sessions: { id: importSession, owner },
       provider_connections: { id: connection, owner },
+      chats: { id: chat.chat, owner, childId: chat.question },
     },
   };
 }
