@@ -83,6 +83,7 @@ export function createFinanceService(deps: FinanceDeps) {
   const accounts = createAccountRepository(db);
   const settings = createFamilySettingsRepository(db);
   const familyCurrency = async (familyId: string) => (await settings.get(familyId)).currency;
+  const budgetRepository = createBudgetRepository(db, (familyId) => settings.get(familyId));
   const transactions = createTransactionRepository(db);
   const transfers = createTransferRepository(db);
   const recurring = createRecurringModule(db, deps.log, deps.recurringScan);
@@ -124,14 +125,14 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createFamilyExportHandlers(familyExports, () => exportWorker.poke()),
       ...createImportHandlers(importRepository, familyCurrency, () => importWorker.poke()),
       ...createImportSessionHandlers(createImportSessionRepository(db), () => importWorker.poke()),
-      ...createBudgetHandlers(createBudgetRepository(db, (familyId) => settings.get(familyId))),
+      ...createBudgetHandlers(budgetRepository),
       ...providers.handlers,
     },
     {
       ...createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
       ...createFamilyDataHandlers(createFamilyDataRepository(db), deps.familyPurge),
       ...createFamilyExportChunkHandler(familyExports),
-      ...createInsightsHandlers(createIncomeStatementRepository(db), familyCurrency),
+      ...createInsightsHandlers(createIncomeStatementRepository(db), budgetRepository, familyCurrency),
     },
   );
   const server = createServiceServer({

@@ -2,10 +2,10 @@
 // Sure's figures over real ledger rows (test/models/budget_test.rb cases), conversion, edits and
 // the spec's rollover.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BudgetCategorySchema, BudgetSchema } from "@hearth/contracts";
+import { BudgetCategorySchema, BudgetLinesSchema, BudgetSchema } from "@hearth/contracts";
 import { periodContaining, periodShifted } from "../src/budgets/budget-periods";
 import { addDays, todayIso } from "../src/ledger/dates";
-import { expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
+import { contextOf, expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 beforeAll(async () => {
@@ -17,7 +17,8 @@ const current = periodContaining(todayIso(), 1);
 const previous = periodShifted(current.start, -1);
 
 async function household() {
-  const call = financeAs(finance, newActor());
+  const actor = newActor();
+  const call = financeAs(finance, actor);
   const checking = await call("accounts.create", {
     account: { name: "Checking", account_type: "depository", balance: "5000", opening_balance_date: "2024-01-01" },
   });
@@ -25,7 +26,7 @@ async function household() {
   const restaurants = await call("categories.create", { category: { name: "Eating out", parent_id: food.id } });
   const spend = (amount: string, name: string, extra: Record<string, unknown> = {}) =>
     call("transactions.create", { transaction: { account_id: checking.id, date: current.start, amount, name, nature: "expense", ...extra } });
-  return { call, checking, food, restaurants, spend };
+  return { actor, call, checking, food, restaurants, spend };
 }
 
 const lineOf = async (call: ReturnType<typeof financeAs>, budgetId: string, categoryId: string) =>
@@ -239,7 +240,7 @@ describe("budget categories", () => {
   });
 
   it("with rollover, carry what the previous period left (or overspent) into what is left to spend", async () => {
-    const { call, checking, food } = await household();
+    const { actor, call, checking, food } = await household();
     const earlier = (await call("budgets.create", { budget: { start_date: previous.start } })).body;
     const now = (await call("budgets.create", { budget: { start_date: current.start } })).body;
     await call("budgetCategories.update", { id: (await lineOf(call, earlier.id, food.id)).id, budget_category: { budgeted_spending: "100" } });
@@ -256,6 +257,15 @@ describe("budget categories", () => {
       transaction: { account_id: checking.id, date: previous.start, amount: "170", name: "Feast", nature: "expense", category_id: food.id },
     });
     expect(await call("budgetCategories.get", { id: line.id })).toMatchObject({ rolled_over_amount_cents: -10000, available_to_spend_cents: -5000 });
+
+    // The assistant's bulk read: every line's figures computed at once, the same as each line's own.
+    const bulk = BudgetLinesSchema.parse(await finance.call("insights.budgetLines", "mutation", { budget_id: now.id }, contextOf(actor))).budget_categories;
+    const { budget_categories: lines } = await call("budgetCategories.list", { budget_id: now.id, per_page: 100 });
+    expect(bulk.map((each) => each.id).sort()).toEqual(lines.map((each: { id: string }) => each.id).sort());
+    for (const each of bulk) expect(each).toEqual(await call("budgetCategories.get", { id: each.id }));
+    expect(bulk.find((each) => each.id === line.id)).toMatchObject({ rolled_over_amount_cents: -10000, available_to_spend_cents: -5000 });
+    // Another family's budget is not found.
+    await expectAppError(finance.call("insights.budgetLines", "mutation", { budget_id: now.id }, contextOf(newActor())), "record_not_found");
   });
 
   it("refuse a budget_id that is no UUID, naming it", async () => {

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { AuditEventSchema } from "./events/audit-events";
+import { UuidSchema } from "./primitives";
+import { BudgetLinesSchema } from "./resources/budgets";
 import { GetIncomeStatementArgsSchema, GetIncomeStatementResultSchema } from "./resources/assistant-tools";
 import {
   AssistantToolCallInputSchema,
@@ -54,6 +56,12 @@ export const internalProcedures = {
     "familyExports.chunk": { actor: "none", input: FamilyExportChunkInputSchema, output: FamilyExportChunkSchema },
     /** The actor's family's income and spending over a period by category, merchant or tag (the assistant's get_income_statement). */
     "insights.incomeStatement": { actor: "required", input: GetIncomeStatementArgsSchema, output: GetIncomeStatementResultSchema },
+    /** Every line of one of the actor's family's budgets with its figures, computed once for all (the assistant's get_budget). */
+    "insights.budgetLines": {
+      actor: "required",
+      input: z.object({ budget_id: UuidSchema }),
+      output: BudgetLinesSchema,
+    },
   },
   chat: {
     ...familyDataProcedures,

@@ -1,17 +1,10 @@
-import { AppError, paginationOf } from "@hearth/contracts";
+import { paginationOf } from "@hearth/contracts";
 import type { RouteHandler } from "@hearth/service-kit";
 import { budgetFigures, lineFigures, rolledUpFlows } from "./budget-figures";
 import type { BudgetRepository } from "./budget-repository";
 import { toBudgetCategoryResource, toBudgetCategorySummary, toBudgetResource, toBudgetSummary } from "./budget-resource";
 import { rolledOverAmounts } from "./budget-rollover";
-
-const LARGEST = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** Figures past JSON's exact integers (an entry converted at an extreme rate) are a clear 422, not a 500 on the way out. */
-function showable(...figures: bigint[]): void {
-  if (figures.some((cents) => cents > LARGEST || cents < -LARGEST))
-    throw AppError.validation(["This budget's amounts exceed the largest the API can show exactly; check the exchange rates and amounts of its period"]);
-}
+import { showable } from "./budget-showable";
 
 export function createBudgetHandlers(budgets: BudgetRepository) {
   const detailOf = async (familyId: string, id: string) => {

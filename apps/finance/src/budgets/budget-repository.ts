@@ -177,6 +177,14 @@ export function createBudgetRepository(db: FinanceDb, settingsOf: (familyId: str
       };
     },
 
+    /** Every line of one budget of the family, as findLine gives one (404 when the budget is not the family's). */
+    async linesOfBudget(familyId: string, budgetId: string) {
+      await inSync(familyId, [budgetId]);
+      const budget = await db.budget.findFirst({ where: { id: budgetId, familyId }, select: { id: true } });
+      if (!budget) throw AppError.notFound("Budget");
+      return db.budgetCategory.findMany({ where: { familyId, budgetId }, include: LINE_INCLUDE, orderBy: [{ category: { name: "asc" } }, { id: "asc" }] });
+    },
+
     async findLine(familyId: string, id: string) {
       const line = await db.budgetCategory.findFirst({ where: { id, familyId }, include: LINE_INCLUDE });
       if (!line) throw AppError.notFound("Budget category");

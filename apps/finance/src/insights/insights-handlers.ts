@@ -1,13 +1,17 @@
 import type { InternalHandlers } from "@hearth/service-kit";
+import { allLineDetailsOf } from "../budgets/budget-line-details";
+import type { BudgetRepository } from "../budgets/budget-repository";
 import { incomeStatementOf } from "./income-statement";
 import type { IncomeStatementRepository } from "./income-statement-repository";
 
 /** The assistant's read models over the ledger (internal: the chat service calls them for the asking actor). */
 export function createInsightsHandlers(
   statements: IncomeStatementRepository,
+  budgets: BudgetRepository,
   familyCurrency: (familyId: string) => Promise<string>,
-): Pick<InternalHandlers<"finance">, "insights.incomeStatement"> {
+): Pick<InternalHandlers<"finance">, "insights.incomeStatement" | "insights.budgetLines"> {
   return {
+    "insights.budgetLines": async ({ ctx, input }) => ({ budget_categories: await allLineDetailsOf(budgets, ctx.actor.familyId, input.budget_id) }),
     "insights.incomeStatement": async ({ ctx, input }) => {
       const familyId = ctx.actor.familyId;
       const currency = await familyCurrency(familyId);

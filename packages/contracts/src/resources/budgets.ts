@@ -105,6 +105,9 @@ export const BudgetCategorySchema = BudgetCategorySummarySchema.extend({
 });
 export type BudgetCategory = z.infer<typeof BudgetCategorySchema>;
 
+/** Every line of one budget with its figures (finance's internal insights.budgetLines, for the assistant). */
+export const BudgetLinesSchema = z.object({ budget_categories: z.array(BudgetCategorySchema) });
+
 export const BudgetCategoryCollectionSchema = z.object({ budget_categories: z.array(BudgetCategorySummarySchema), pagination: PaginationSchema });
 
 export const BudgetCategoryListQuerySchema = PageQuerySchema.extend({

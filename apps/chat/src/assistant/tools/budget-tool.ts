@@ -1,11 +1,7 @@
-import { GetIncomeStatementResultSchema, type AssistantBudgetLine, type BudgetCategory, type BudgetCategorySummary } from "@hearth/contracts";
+import { BudgetLinesSchema, GetIncomeStatementResultSchema, type AssistantBudgetLine, type BudgetCategory } from "@hearth/contracts";
 import { todayIn } from "../today";
 import type { FinanceCall, FinanceRoutes } from "./finance-call";
 import { ToolRefusal, type ToolHandlers } from "./tool-handlers";
-import { readCapped } from "./tool-shapes";
-
-/** Budget category details fetched at once (each computes its period's actuals in finance). */
-const LINE_CONCURRENCY = 6;
 
 const pad = (value: number) => String(value).padStart(2, "0");
 
@@ -21,12 +17,6 @@ export function currentBudgetMonth(today: string, startDay: number): string {
   const [year, month, day] = today.split("-").map(Number) as [number, number, number];
   const index = year * 12 + (month - 1) - (day < startDay ? 1 : 0);
   return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
-}
-
-async function inBatches<T, R>(items: readonly T[], size: number, each: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let at = 0; at < items.length; at += size) results.push(...(await Promise.all(items.slice(at, at + size).map(each))));
-  return results;
 }
 
 /**
@@ -47,23 +37,20 @@ export function budgetTool(read: FinanceRoutes, finance: FinanceCall): Pick<Tool
 
       const [budget, lines, statement] = await Promise.all([
         read("budgets.get", { id: summary.id }),
-        readCapped(async (page, perPage) => {
-          const answer = await read("budgetCategories.list", { budget_id: summary.id, page, per_page: perPage });
-          return { rows: answer.budget_categories, total: answer.pagination.total_count };
-        }),
+        // Every line's figures in one finance call (one computation of the period for all of them).
+        finance("insights.budgetLines", "mutation", { budget_id: summary.id }).then((answer) => BudgetLinesSchema.parse(answer).budget_categories),
         finance("insights.incomeStatement", "mutation", { start_date: summary.start_date, end_date: summary.end_date, group_by: "category" }).then((answer) =>
           GetIncomeStatementResultSchema.parse(answer),
         ),
       ]);
       const spent = new Set(statement.spending.map((group) => group.id).filter((id): id is string => id !== null));
-      const namesById = new Map(lines.rows.map((line) => [line.category.id, line.category.name]));
-      const shown = lines.rows.filter(
+      const namesById = new Map(lines.map((line) => [line.category.id, line.category.name]));
+      const details = lines.filter(
         (line) =>
           line.display_budgeted_spending_cents > 0 ||
           spent.has(line.category.id) ||
-          lines.rows.some((child) => child.category.parent_id === line.category.id && spent.has(child.category.id)),
+          lines.some((child) => child.category.parent_id === line.category.id && spent.has(child.category.id)),
       );
-      const details = await inBatches(shown, LINE_CONCURRENCY, (line: BudgetCategorySummary) => read("budgetCategories.get", { id: line.id }));
 
       const lineOf = (detail: BudgetCategory): AssistantBudgetLine => {
         const parentId = detail.category.parent_id;
