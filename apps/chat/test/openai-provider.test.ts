@@ -319,6 +319,17 @@ describe("OpenAI-compatible provider: failures", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("refuses tool calls whose arguments run past a megabyte, or too many calls, without calling any tool", async () => {
+    server.setScript(() => [turn.toolCalls({ name: "spending_by_category", arguments: "x".repeat(1_100_000), pieces: 20 })]);
+    const huge = replyIo();
+    expect((await failureOf(provider().reply(MODEL, huge.io))).safeMessage).toBe("The assistant's provider sent an answer that could not be read");
+    const many = Array.from({ length: 130 }, (_, i) => ({ id: `call_${i}`, name: "spending_by_category", arguments: {} }));
+    server.setScript(() => [turn.toolCalls(...many)]);
+    const crowded = replyIo();
+    expect((await failureOf(provider().reply(MODEL, crowded.io))).safeMessage).toBe("The assistant's provider sent an answer that could not be read");
+    expect([...huge.toolCalls, ...crowded.toolCalls]).toEqual([]);
+  });
+
   it("turns a chunk that is not JSON into 'could not be read'", async () => {
     server.setScript(() => [turn.text("Hel"), turn.malformed()]);
     const failure = await failureOf(provider().reply(MODEL, replyIo().io));

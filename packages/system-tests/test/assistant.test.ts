@@ -19,6 +19,12 @@ const steered: AssistantProvider = {
     const question = io.history.at(-1)?.content ?? "";
     if (question.includes("fail")) throw new Error("upstream said: invalid key sk-live-SECRET at /srv/app.js:12");
     if (question.includes("refuse")) throw new AssistantFailure("The assistant's provider refused the request (HTTP 401)");
+    if (question.includes("nul")) {
+      const result = await io.callTool("get_tags", { junk: "y".repeat(70_000) });
+      await io.callTool("get_tags", { "k\u0000": "v\uD800" });
+      io.onText(`a\u0000b\uD800c ${String(result["error"])}`);
+      return { content: `a\u0000b\uD800c ${String(result["error"])}` };
+    }
     if (question.includes("flood")) for (let i = 0; i < 3; i++) io.onText("x".repeat(40_000));
     if (question.includes("loop")) for (;;) await io.callTool("get_tags", {});
     if (question.includes("hang")) {
@@ -205,6 +211,17 @@ describe("failures, timeouts, deletion", () => {
     expect(loop.answer.tool_calls).toHaveLength(40);
   });
 
+  it("a model's NUL and broken characters are mended, not a stuck answer; oversized tool arguments are refused and recorded", async () => {
+    const { question, answer } = await ask(await newChat(), "nul please", "test-steered");
+    expect(question.ai_response_status).toBe("complete");
+    expect(answer.content).toBe("a\uFFFDb\uFFFDc invalid_arguments");
+    expect(answer.tool_calls).toEqual([
+      expect.objectContaining({ function_name: "get_tags", function_result: { error: "invalid_arguments", hint: expect.stringContaining("64 KB") } }),
+      expect.objectContaining({ function_name: "get_tags", function_arguments: { "k\uFFFD": "v\uFFFD" } }),
+    ]);
+    expect(answer.tool_calls?.[0]?.function_arguments).toEqual({ too_large_bytes: expect.any(Number) });
+  });
+
   it("a chat deleted while its answer is produced leaves nothing behind", async () => {
     const chatId = await newChat();
     await api.post(`/api/v1/chats/${chatId}/messages`, { content: "hang on", model: "test-steered" }, key());
@@ -224,6 +241,17 @@ describe("failures, timeouts, deletion", () => {
     const retried = await api.post(`/api/v1/chats/${chatId}/messages/retry`, undefined, key());
     expect(retried.status).toBe(202);
     expect(retried.body).toEqual({ message: "Retry initiated", message_id: expect.any(String) });
+    // The new answer can be polled at once, pending until it is produced.
+    const queued = await api.get(`/api/v1/chats/${chatId}/messages/${retried.body.message_id}`, { apiKey: alice.readKey });
+    expect(queued.status).toBe(200);
+    expect(queued.body).toMatchObject({
+      id: retried.body.message_id,
+      type: "assistant_message",
+      ai_response_status: expect.stringMatching(/pending|complete/),
+    });
+    const missing = await api.get(`/api/v1/chats/${chatId}/messages/00000000-0000-4000-8000-000000000000`, { apiKey: alice.readKey });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("Message not found");
     const again = await eventually(async () => {
       const res = await api.get(`/api/v1/chats/${chatId}/messages/${retried.body.message_id}`, { apiKey: alice.readKey });
       if (res.status !== 200 || res.body.ai_response_status !== "complete") throw new Error("not yet");

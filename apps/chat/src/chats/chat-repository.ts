@@ -128,11 +128,15 @@ export function createChatRepository(db: ChatDb) {
       return { chat, messages, totalCount };
     },
 
-    /** One message of the owner's chat (a placeholder still without text is not one), with its tool calls and the chat's error. */
+    /**
+     * One message of the owner's chat by id, with its tool calls and the chat's error. An answer
+     * still without text is found too: retry hands out its id to poll.
+     */
     async message(owner: ChatOwner, chatId: string, messageId: string) {
       const chat = await db.chat.findFirst({ where: ownedBy(owner, chatId), select: { error: true } });
-      const message = chat && (await db.chatMessage.findFirst({ where: { id: messageId, chatId, ...VISIBLE_MESSAGES }, include: WITH_TOOL_CALLS }));
-      if (!chat || !message) throw AppError.notFound("Chat");
+      if (!chat) throw AppError.notFound("Chat");
+      const message = await db.chatMessage.findFirst({ where: { id: messageId, chatId }, include: WITH_TOOL_CALLS });
+      if (!message) throw AppError.notFound("Message");
       return { message, chatError: chat.error };
     },
 

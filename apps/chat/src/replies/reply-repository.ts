@@ -4,9 +4,12 @@ import type { ChatDb } from "../db";
 import { Prisma, type ToolCall as ToolCallRow } from "../generated/prisma/client";
 import type { ConversationTurn } from "../assistant/assistant-types";
 import type { AskedBy } from "../chats/chat-repository";
+import { storableJson, storableText } from "./storable";
 
 /** How many earlier questions (with their answers) a reply is given: enough context, bounded cost. */
 const HISTORY_QUESTIONS = 20;
+/** The most conversation text (characters) a reply is given: the oldest turns go first, the question always stays. */
+export const HISTORY_MAX_CHARS = 60_000;
 
 const AskedBySchema = z.object({ actor: ActorSchema, requestId: z.string() });
 
@@ -34,7 +37,7 @@ export function createReplyRepository(db: ChatDb) {
     await db.$transaction(async (tx) => {
       const ended = await tx.chatMessage.updateManyAndReturn({
         where: { id: messageId, aiResponseStatus: "pending" },
-        data: { aiResponseStatus: outcome.status, content: outcome.content, leaseUntil: null, askedBy: Prisma.DbNull },
+        data: { aiResponseStatus: outcome.status, content: storableText(outcome.content), leaseUntil: null, askedBy: Prisma.DbNull },
         select: { chatId: true, replyToId: true },
       });
       const answer = ended[0];
@@ -97,6 +100,11 @@ export function createReplyRepository(db: ChatDb) {
         const answer = asked.replies[0];
         if (asked.id !== reply.replyToId && answer) turns.push({ role: "assistant", content: answer.content });
       }
+      // Long earlier answers would crowd out the question (or pass a model's context window): oldest out first.
+      let chars = turns.reduce((sum, turn) => sum + turn.content.length, 0);
+      while (turns.length > 1 && chars > HISTORY_MAX_CHARS) chars -= turns.shift()!.content.length;
+      // A conversation starts with a question.
+      while (turns.length > 1 && turns[0]?.role === "assistant") turns.shift();
       return turns;
     },
 
@@ -107,14 +115,19 @@ export function createReplyRepository(db: ChatDb) {
           SELECT id FROM chat_messages WHERE id = ${messageId}::uuid AND ai_response_status = 'pending' FOR SHARE`;
         if (pending.length === 0) throw new ReplyGone();
         return tx.toolCall.create({
-          data: { messageId, functionName: name, functionArguments: args as Prisma.InputJsonObject, functionResult: result as Prisma.InputJsonObject },
+          data: {
+            messageId,
+            functionName: storableText(name),
+            functionArguments: storableJson(args) as Prisma.InputJsonObject,
+            functionResult: storableJson(result) as Prisma.InputJsonObject,
+          },
         });
       });
     },
 
     /** The text so far of an answer in progress, for clients polling the chat. */
     async saveText(messageId: string, content: string): Promise<void> {
-      await db.chatMessage.updateMany({ where: { id: messageId, aiResponseStatus: "pending" }, data: { content } });
+      await db.chatMessage.updateMany({ where: { id: messageId, aiResponseStatus: "pending" }, data: { content: storableText(content) } });
     },
 
     /** Whether the answer is still pending (not deleted, not ended). */

@@ -1,3 +1,4 @@
+import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import { AssistantFailure, UnreadableArguments, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
 import type { AssistantRegistry } from "../assistant/assistant-registry";
@@ -34,7 +35,10 @@ const INTERRUPTED = "The answer was interrupted before it finished; retry it";
 const TOO_SLOW = "The assistant took too long to answer";
 const GENERIC = "The assistant could not answer";
 
+/** A call's arguments as stored: an object (anything else wrapped), and not more than the tools take. */
 function argumentsObject(args: unknown): Record<string, unknown> {
+  const bytes = Buffer.byteLength(JSON.stringify(args) ?? "", "utf8");
+  if (bytes > ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES) return { too_large_bytes: bytes };
   return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : { value: args };
 }
 
@@ -85,9 +89,10 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
           controller.signal.throwIfAborted();
           const unreadable = args instanceof UnreadableArguments;
           const result = unreadable ? args.result : await tools.call(name, args, actor.scopes);
-          controller.signal.throwIfAborted();
+          // Recorded even when the answer was aborted meanwhile: the tool ran (it may have written), so it shows.
           const stored = unreadable ? { unreadable_arguments: args.raw.slice(0, MAX_STORED_RAW_ARGUMENTS) } : argumentsObject(args);
           const row = await replies.recordToolCall(reply.id, name.slice(0, MAX_TOOL_NAME), stored, result);
+          controller.signal.throwIfAborted();
           events.publish(reply.id, { type: "tool_call", tool_call: toToolCall(row) });
           return result;
         },
@@ -122,7 +127,9 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
         return;
       }
       const error = reason instanceof AssistantFailure ? reason.safeMessage : GENERIC;
-      if (!(reason instanceof AssistantFailure)) log.error({ err: reason, message_id: reply.id }, "an assistant answer failed");
+      // The operator sees why (a wrong key, a 429, a refused model); the user sees only the safe message.
+      if (reason instanceof AssistantFailure) log.warn({ err: reason.cause, message_id: reply.id, model: reply.model }, reason.safeMessage);
+      else log.error({ err: reason, message_id: reply.id }, "an assistant answer failed");
       await replies.finish(reply.id, { status: "failed", content: text, error });
       events.publish(reply.id, { type: "done", status: "failed", error });
     } finally {

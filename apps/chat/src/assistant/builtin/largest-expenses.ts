@@ -24,8 +24,12 @@ export function byAmountDescending(a: AssistantTransaction, b: AssistantTransact
   return b.amount_cents - a.amount_cents || b.date.localeCompare(a.date) || a.name.localeCompare(b.name);
 }
 
-export function largestOf(transactions: readonly AssistantTransaction[], count: number): AssistantTransaction[] {
-  return transactions.filter(isRealExpense).sort(byAmountDescending).slice(0, count);
+/** The `count` largest real expenses in `currency`: amounts of different currencies are never compared by their digits. */
+export function largestOf(transactions: readonly AssistantTransaction[], count: number, currency: string): AssistantTransaction[] {
+  return transactions
+    .filter((transaction) => transaction.currency === currency && isRealExpense(transaction))
+    .sort(byAmountDescending)
+    .slice(0, count);
 }
 
 /** The amount as get_transactions' min_amount takes it: major units, exact ("12.34" read as a number). */
@@ -34,25 +38,47 @@ function majorUnits(cents: number, currency: string): number {
 }
 
 /**
- * The `count` largest expenses of a period. One page holds them all in a quiet period. Otherwise
- * the `count`-th largest of the page is a floor at least `count` expenses reach, so the page of
- * those at or above it (min_amount) holds the answer once it holds them all; while it does not,
- * the floor is raised from that page. Amounts are compared in their own currencies (exact for a
- * family with one currency).
+ * The `count` largest expenses of a period in the family's currency. One page holds them all in a
+ * quiet period. Otherwise the `count`-th largest of the page is a floor at least `count` expenses
+ * reach, so the page of those at or above it (min_amount, read in each transaction's currency)
+ * holds the answer once it holds them all; while it does not, the floor is raised from that page.
+ * Expenses in other currencies are not ranked (¥10,000 is not more than $80); whether there were
+ * any is reported, so the answer can say so.
  */
-export async function findLargestExpenses(tools: Tools, period: Period, count: number): Promise<AssistantTransaction[]> {
+export async function findLargestExpenses(
+  tools: Tools,
+  period: Period,
+  count: number,
+  currency: string,
+): Promise<{ expenses: AssistantTransaction[]; otherCurrencies: string[] }> {
   const query = { start_date: period.start, end_date: period.end, type: "expense", per_page: MAX_PER_PAGE } as const;
+  let floor: number | undefined;
+  let pageNumber = 1;
   let page = await tools.call("get_transactions", query);
-  let floor: number | null = null;
-  for (let calls = 1; calls < MAX_CALLS && page.total_count > page.transactions.length; calls++) {
-    const candidates = largestOf(page.transactions, count);
+  let rows = page.transactions;
+  const otherCurrencies = new Set<string>();
+  const noteOthers = () => rows.filter((t) => t.currency !== currency && isRealExpense(t)).forEach((t) => otherCurrencies.add(t.currency));
+  noteOthers();
+  for (let calls = 1; calls < MAX_CALLS && page.total_count > rows.length; calls++) {
+    const candidates = largestOf(rows, count, currency);
     const last = candidates.at(-1);
-    // No expense to set a floor by, or the floor cannot rise (many equal amounts): this page is the best known.
-    if (last === undefined || (floor !== null && last.amount_cents <= floor)) break;
+    if (candidates.length < count || last === undefined) {
+      // Too few in the family's currency among what was read (other currencies crowd the page): read on.
+      pageNumber++;
+      page = await tools.call("get_transactions", { ...query, page: pageNumber, ...(floor === undefined ? {} : { min_amount: majorUnits(floor, currency) }) });
+      rows = [...rows, ...page.transactions];
+      noteOthers();
+      continue;
+    }
+    // The floor cannot rise (many equal amounts): what was read is the best known.
+    if (floor !== undefined && last.amount_cents <= floor) break;
     floor = last.amount_cents;
-    page = await tools.call("get_transactions", { ...query, min_amount: majorUnits(floor, last.currency) });
+    pageNumber = 1;
+    page = await tools.call("get_transactions", { ...query, min_amount: majorUnits(floor, currency) });
+    rows = page.transactions;
+    noteOthers();
   }
-  return largestOf(page.transactions, count);
+  return { expenses: largestOf(rows, count, currency), otherCurrencies: [...otherCurrencies].sort() };
 }
 
 /** "Your 5 largest expenses last month (...) were:" and one line each. */
@@ -74,5 +100,8 @@ export function answerLargestExpenses(expenses: readonly AssistantTransaction[],
 
 export async function replyLargestExpenses(tools: Tools, intent: Intent, thisMonth: Period, wording: Wording): Promise<Answer> {
   const period = intent.period ?? thisMonth;
-  return answerLargestExpenses(await findLargestExpenses(tools, period, intent.count ?? DEFAULT_LARGEST), period, wording);
+  const { expenses, otherCurrencies } = await findLargestExpenses(tools, period, intent.count ?? DEFAULT_LARGEST, wording.currency);
+  const answer = answerLargestExpenses(expenses, period, wording);
+  if (otherCurrencies.length === 0) return answer;
+  return [...answer, `(Only expenses in ${wording.currency} are ranked; there were also expenses in ${otherCurrencies.join(", ")}.)`];
 }

@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** All tool calls' arguments of one completion, in characters, at most. */
+export const MAX_TOOL_ARGUMENT_CHARS = 1_000_000;
+
 /**
  * Puts one streamed chat completion back together from its `chat.completion.chunk`s: the text
  * deltas as they come, and the tool calls, whose id, name and arguments arrive in pieces keyed by
@@ -87,6 +90,8 @@ export class CompletionAccumulator {
     return { text: this.text, toolCalls };
   }
 
+  private argumentChars = 0;
+
   private addToolCallDelta(delta: ToolCallDelta): void {
     const index = delta.index ?? this.indexWithoutOne(delta);
     let call = this.callsByIndex.get(index);
@@ -98,7 +103,12 @@ export class CompletionAccumulator {
     // As the official client's own accumulator: id and name arrive whole (later ones replace), arguments in pieces.
     if (delta.id) call.id = delta.id;
     if (delta.function?.name) call.name = delta.function.name;
-    if (delta.function?.arguments) call.arguments += delta.function.arguments;
+    if (delta.function?.arguments) {
+      this.argumentChars += delta.function.arguments.length;
+      // Real arguments are a few KB: megabytes are a model gone wrong, not to be held in memory, stored or sent back.
+      if (this.argumentChars > MAX_TOOL_ARGUMENT_CHARS) throw new MalformedCompletionStream("the tool calls' arguments are too large");
+      call.arguments += delta.function.arguments;
+    }
   }
 
   /** Without `index`: a delta with a new id opens a call; one without an id continues the last. */

@@ -1,4 +1,4 @@
-import { AppError, ASSISTANT_TOOLS, type AssistantToolError, type AssistantToolName } from "@hearth/contracts";
+import { AppError, ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, ASSISTANT_TOOLS, type AssistantToolError, type AssistantToolName } from "@hearth/contracts";
 import type { z } from "zod";
 import type { ToolResult, ToolSpec } from "../assistant-types";
 import { accountTools } from "./account-tools";
@@ -20,6 +20,14 @@ function hintOf(error: z.ZodError): string {
 }
 
 const refusal = (error: string, hint: string): AssistantToolError => ({ error, hint });
+
+/**
+ * A result larger than this (UTF-8 JSON) is refused rather than stored and sent to a model: a page
+ * of transactions with long notes can reach a megabyte, and an answer may call 40 tools.
+ */
+export const MAX_TOOL_RESULT_BYTES = 256 * 1024;
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
 
 /**
  * The assistant's tools for one asking actor: `finance` is already bound to them, so every tool
@@ -59,12 +67,22 @@ export function createAssistantTools(finance: FinanceCall): {
       );
     }
     const tool = ASSISTANT_TOOLS[name];
+    if (jsonBytes(args) > ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES) {
+      return refusal(
+        "invalid_arguments",
+        `The arguments are larger than ${ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES / 1024} KB; every tool's arguments fit in a few KB.`,
+      );
+    }
     // A model often sends nothing (or null) for a tool without arguments.
     const parsed = tool.args.safeParse(args ?? {});
     if (!parsed.success) return refusal("invalid_arguments", hintOf(parsed.error));
     try {
       const handler = handlers[name] as (args: unknown) => Promise<unknown>;
-      return tool.result.parse(await handler(parsed.data)) as ToolResult;
+      const result = tool.result.parse(await handler(parsed.data)) as ToolResult;
+      if (jsonBytes(result) > MAX_TOOL_RESULT_BYTES) {
+        return refusal("result_too_large", `The result is larger than ${MAX_TOOL_RESULT_BYTES / 1024} KB: ask for fewer rows (per_page) or a shorter period.`);
+      }
+      return result;
     } catch (err) {
       if (err instanceof ToolRefusal) return refusal(err.code, err.hint);
       // Finance refusing the call (not found, validation, scope) is the model's to recover from;

@@ -26,7 +26,7 @@ export const messagesRoutes = defineResourceRoutes("chat", "messages", {
     response: MessageResponseSchema,
     status: 200,
     access: AI_READ,
-    sureErrors: CHAT_ERRORS,
+    // Our route, not Sure's: a missing chat is "Chat not found", a missing message "Message not found".
   },
   retry: {
     method: "POST",
