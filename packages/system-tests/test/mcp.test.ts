@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
+import { answersWithinOneSecond, apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
 
 /**
  * The assistant's tools over the Model Context Protocol at /mcp, driven by the official SDK's own
@@ -332,8 +332,12 @@ describe("MCP at /mcp: refusals", () => {
     const client = await connect({ "X-Api-Key": created.body.key });
     expect((await client.listTools()).tools.length).toBe(READ_TOOLS.length);
     expect((await api.delete(`/api/v1/api_keys/${created.body.id}`, { token: alice.accessToken })).status).toBe(204);
+    // A revocation reaches every gateway's credential cache within a second (PostgreSQL NOTIFY), not at once.
+    await answersWithinOneSecond(async () => {
+      const res = await postMcp(listToolsMessage, { "X-Api-Key": created.body.key });
+      return { status: res.status, body: await res.text() };
+    }, 401);
     await expect(client.listTools()).rejects.toThrow(/401|unauthorized/i);
-    expect((await postMcp(listToolsMessage, { "X-Api-Key": created.body.key })).status).toBe(401);
 
     await expect(connect({})).rejects.toThrow(/401|unauthorized/i);
   });
