@@ -5,6 +5,7 @@ import { createAssistantRegistry } from "../src/assistant/assistant-registry";
 import { createReplyEvents } from "../src/replies/reply-events";
 import { createReplyRepository } from "../src/replies/reply-repository";
 import { createReplyRunner } from "../src/replies/reply-runner";
+import { createReplyWorker } from "../src/replies/reply-worker";
 import { NO_ANSWERS, contextOf, newActor, startChat, type RunningChat } from "./support";
 
 let chat: RunningChat;
@@ -69,6 +70,44 @@ describe("reply claims", () => {
       askedBy: null,
     });
     expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.replyToId! } })).toMatchObject({ aiResponseStatus: "failed" });
+    expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toMatch(/interrupted/);
+  });
+
+  it("on shutdown, ends the answers still running as interrupted rather than leaving them pending until their lease runs out", async () => {
+    const actor = newActor();
+    const chatId = await askedChat(actor, 1);
+    const answer = await chat.db.chatMessage.findFirstOrThrow({ where: { chatId, kind: "assistant_message" } });
+    const replies = createReplyRepository(chat.db);
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const registry = createAssistantRegistry([
+      {
+        models: ["hearth-builtin"],
+        reply: (_model, io) => {
+          started();
+          return new Promise((_resolve, reject) => io.signal.addEventListener("abort", () => reject(io.signal.reason)));
+        },
+      },
+    ]);
+    // Only the family's settings are read before the provider runs.
+    const settings = { id: actor.familyId, name: null, currency: "USD", locale: "en-US", date_format: "%m-%d-%Y", country: null, timezone: null };
+    const finance = async () => ({
+      ...settings,
+      month_start_day: 1,
+      moniker: "Family",
+      default_account_sharing: "shared",
+      custom_enabled_currencies: false,
+      enabled_currencies: ["USD"],
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    });
+    const log = createLogger("test", "silent");
+    const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log, timeoutMs: 60_000 });
+    const worker = createReplyWorker({ replies, runner, log, options: { concurrency: 8, pollMs: 50, leaseMs: 90_000 } });
+    worker.start();
+    await running;
+    await worker.stop(100);
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed", leaseUntil: null });
     expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toMatch(/interrupted/);
   });
 });

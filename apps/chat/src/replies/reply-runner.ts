@@ -146,6 +146,10 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
     abortChat(chatId: string): void {
       for (const controller of running.get(chatId) ?? []) controller.abort(new ReplyGone());
     },
+    /** Shutting down: every answer in progress here ends now as interrupted (rather than pending until its lease runs out). */
+    abortAll(): void {
+      for (const set of running.values()) for (const controller of set) controller.abort(new AssistantFailure(INTERRUPTED));
+    },
     /** The text so far of an answer produced here; undefined when it is not (then the stored text is the latest). */
     liveTextOf(messageId: string): string | undefined {
       return liveText.get(messageId)?.();

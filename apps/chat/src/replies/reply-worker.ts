@@ -41,11 +41,15 @@ export function createReplyWorker(deps: { replies: ReplyRepository; runner: Repl
   return {
     poke: () => loop.poke(),
     start: () => loop.start(),
-    /** Waits a little for the answers in progress; one still running past that is failed as interrupted after its lease. */
+    /** Waits a little for the answers in progress, then ends those still running as interrupted (their users may retry at once). */
     async stop(graceMs = 5000): Promise<void> {
       await loop.stop();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      if (inFlight.size === 0) return;
+      runner.abortAll();
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
       clearTimeout(timer);
     },
     /** Until every queued answer has been produced (tests). */
