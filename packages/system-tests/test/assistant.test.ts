@@ -196,10 +196,15 @@ describe("failures, timeouts, deletion", () => {
     expect(JSON.stringify(chat)).not.toMatch(/SECRET|app\.js/);
   });
 
-  it("an answer past its timeout fails as too slow, keeping the text it had", async () => {
-    const { question, answer } = await ask(await newChat(), "hang on", "test-steered");
+  it("an answer past its timeout fails as too slow, keeping the text it had; a later question does not erase why", async () => {
+    const chatId = await newChat();
+    const { question, answer } = await ask(chatId, "hang on", "test-steered");
     expect(question).toMatchObject({ ai_response_status: "failed", ai_response_message: "The assistant took too long to answer" });
     expect(answer.content).toBe("Thinking");
+    const later = await ask(chatId, "anything else", "test-steered");
+    expect(later.question.ai_response_status).toBe("complete");
+    const again = await api.get(`/api/v1/chats/${chatId}/messages/${question.id}`, { apiKey: alice.readKey });
+    expect(again.body).toMatchObject({ ai_response_status: "failed", ai_response_message: "The assistant took too long to answer" });
   });
 
   it("an answer too long, or calling tools without end, fails with a safe message", async () => {

@@ -129,7 +129,7 @@ export function createChatRepository(db: ChatDb) {
     },
 
     /**
-     * One message of the owner's chat by id, with its tool calls and the chat's error. An answer
+     * One message of the owner's chat by id, with its tool calls and why its answer failed, if it did. An answer
      * still without text is found too: retry hands out its id to poll.
      */
     async message(owner: ChatOwner, chatId: string, messageId: string) {
@@ -137,7 +137,14 @@ export function createChatRepository(db: ChatDb) {
       if (!chat) throw AppError.notFound("Chat");
       const message = await db.chatMessage.findFirst({ where: { id: messageId, chatId }, include: WITH_TOOL_CALLS });
       if (!message) throw AppError.notFound("Message");
-      return { message, chatError: chat.error };
+      if (message.kind === "assistant_message") return { message, error: message.error };
+      // A question's failure is its latest answer's.
+      const answer = await db.chatMessage.findFirst({
+        where: { replyToId: message.id },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        select: { error: true },
+      });
+      return { message, error: answer?.error ?? null };
     },
 
     /** Creates the chat and, when given, its first question, in one transaction. */

@@ -43,18 +43,19 @@ export function toMessageResource(row: MessageRow): Message {
 }
 
 /** What the answer to a user's message is doing, in words (Sure says "AI response is being generated" while pending). */
-function responseMessageOf(status: ChatMessageRow["aiResponseStatus"], chatError: string | null): string | null {
+function responseMessageOf(status: ChatMessageRow["aiResponseStatus"], error: string | null): string | null {
   if (status === "pending") return "AI response is being generated";
-  if (status === "failed") return chatError ?? "The assistant could not answer";
+  if (status === "failed") return error ?? "The assistant could not answer";
   return null;
 }
 
-export function toMessageResponse(row: MessageRow, chatError: string | null = null): MessageResponse {
+/** A message with its answer's progress; `answerError` is why its (latest) answer failed, if it did. */
+export function toMessageResponse(row: MessageRow, answerError: string | null = null): MessageResponse {
   return {
     ...toMessageResource(row),
     chat_id: row.chatId,
     ai_response_status: row.aiResponseStatus,
-    ai_response_message: row.kind === "user_message" ? responseMessageOf(row.aiResponseStatus, chatError) : null,
+    ai_response_message: row.kind === "user_message" ? responseMessageOf(row.aiResponseStatus, answerError) : null,
   };
 }
 

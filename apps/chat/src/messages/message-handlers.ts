@@ -12,8 +12,8 @@ export function createMessageHandlers({ chats, registry, onQuestion }: { chats: 
     return toMessageResponse(message);
   };
   const show: RouteHandler<"messages.show"> = async ({ ctx, input }) => {
-    const { message, chatError } = await chats.message(ownerOf(ctx), input.chat_id, input.id);
-    return toMessageResponse(message, chatError);
+    const { message, error } = await chats.message(ownerOf(ctx), input.chat_id, input.id);
+    return toMessageResponse(message, error);
   };
   const retry: RouteHandler<"messages.retry"> = async ({ ctx, input }) => {
     const retried = await chats.retry(ownerOf(ctx), input.chat_id, askedByOf(ctx));

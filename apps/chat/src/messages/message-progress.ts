@@ -29,14 +29,25 @@ export function createMessageProgressHandler(db: ChatDb, events: ReplyEvents, ru
     const [message, chat] = await Promise.all([
       db.chatMessage.findUnique({
         where: { id: messageId },
-        select: { aiResponseStatus: true, content: true, toolCalls: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: input.tool_calls_seen } },
+        select: {
+          aiResponseStatus: true,
+          content: true,
+          error: true,
+          toolCalls: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: input.tool_calls_seen },
+        },
       }),
-      db.chat.findUnique({ where: { id: chatId }, select: { error: true } }),
+      db.chat.findUnique({ where: { id: chatId }, select: { id: true } }),
     ]);
     if (!message || !chat) throw AppError.notFound("Message");
     const status = message.aiResponseStatus ?? "complete";
     const text = (status === "pending" ? (runner.liveTextOf(messageId) ?? message.content) : message.content).slice(input.text_offset);
-    return { message_id: messageId, status, text, tool_calls: message.toolCalls.map(toToolCall), error: status === "failed" ? chat.error : null };
+    return {
+      message_id: messageId,
+      status,
+      text,
+      tool_calls: message.toolCalls.map(toToolCall),
+      error: status === "failed" ? (message.error ?? "The assistant could not answer") : null,
+    };
   }
 
   return async ({ ctx, input }) => {

@@ -37,7 +37,13 @@ export function createReplyRepository(db: ChatDb) {
     await db.$transaction(async (tx) => {
       const ended = await tx.chatMessage.updateManyAndReturn({
         where: { id: messageId, aiResponseStatus: "pending" },
-        data: { aiResponseStatus: outcome.status, content: storableText(outcome.content), leaseUntil: null, askedBy: Prisma.DbNull },
+        data: {
+          aiResponseStatus: outcome.status,
+          content: storableText(outcome.content),
+          error: outcome.status === "failed" ? outcome.error : null,
+          leaseUntil: null,
+          askedBy: Prisma.DbNull,
+        },
         select: { chatId: true, replyToId: true },
       });
       const answer = ended[0];
