@@ -1,15 +1,23 @@
-// The large family the ledger and planning benches share: a system on a throwaway database and
-// the demo seed's family of BENCH_LEDGER_PURCHASES purchases (default 1,000,000) over two years.
+// The large family the ledger, planning and assistant benches share: a system on a throwaway
+// database and the demo seed's family of BENCH_LEDGER_PURCHASES purchases (default 1,000,000) over
+// two years. Its admin has AI turned on, as a user does, so the chat routes answer them.
 import { performance } from "node:perf_hooks";
 import { startTestPostgres } from "@hearth/test-kit";
+import type { AssistantOptions } from "@hearth/chat/app";
 import { startSystem } from "@hearth/system-tests";
 import { seedDemoFamily } from "@hearth/demo-seed";
 
 export const PURCHASES = Number(process.env.BENCH_LEDGER_PURCHASES ?? 1_000_000);
 
-export async function startLargeFamily(name: string) {
+/** `assistant`: the chat service's model providers (default: the built-in assistant alone). */
+export async function startLargeFamily(name: string, assistant?: AssistantOptions) {
   const postgres = await startTestPostgres();
-  const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" }, ledgerImport: true });
+  const system = await startSystem({
+    adminUrl: postgres.adminUrl,
+    gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000" },
+    ledgerImport: true,
+    ...(assistant && { assistant }),
+  });
   const db = system.db.finance;
   const stop = async () => {
     await system.stop();
@@ -25,6 +33,8 @@ export async function startLargeFamily(name: string) {
       purchases: PURCHASES,
       log: (line) => console.log(`  ${line}`),
     });
+    const enabled = await fetch(`${system.url}/api/v1/auth/enable_ai`, { method: "PATCH", headers: { authorization: `Bearer ${family.token}` } });
+    if (enabled.status !== 200) throw new Error(`enable AI: ${enabled.status} ${await enabled.text()}`);
     const transactions = await db.entry.count({ where: { familyId: family.familyId, kind: "transaction" } });
     console.log(`seeded ${transactions.toLocaleString("en")} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     return { system, db, family, transactions, stop };

@@ -17,6 +17,7 @@ const BENCHES = [
   "investments",
   "planning",
   "data-in-out",
+  "assistant",
   "cold-start",
   "reliability",
 ];

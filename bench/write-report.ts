@@ -5,7 +5,7 @@ import { availableParallelism, cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { RESULTS_DIR, ratioOf, type BenchSection } from "./report";
 
-const ORDER = ["gateway-overhead", "prisma-vs-pg", "audit-pipeline", "cold-start", "login", "ledger", "investments", "reliability"];
+const ORDER = ["gateway-overhead", "prisma-vs-pg", "audit-pipeline", "cold-start", "login", "ledger", "investments", "reliability", "assistant"];
 
 const names = (await readdir(RESULTS_DIR).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
 const sections = await Promise.all(

@@ -52,17 +52,28 @@ export function createMessageProgressHandler(db: ChatDb, events: ReplyEvents, ru
 
   return async ({ ctx, input }) => {
     const messageId = await answerOf(ownerOf(ctx), input.chat_id, input.id);
-    const now = await read(input.chat_id, messageId, input);
-    if (now.status !== "pending" || now.text !== "" || now.tool_calls.length > 0 || input.wait_ms === 0) return now;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, input.wait_ms);
-      const unsubscribe = events.subscribe(messageId, done);
-      function done() {
-        clearTimeout(timer);
-        unsubscribe();
-        resolve();
+    // Listening before the read: an event between the read and a later subscription would be missed
+    // (the stream then waited out its whole wait for an answer that had ended; seen in the benchmark).
+    let woken = false;
+    let wake = () => {
+      woken = true;
+    };
+    const unsubscribe = events.subscribe(messageId, () => wake());
+    try {
+      const now = await read(input.chat_id, messageId, input);
+      if (now.status !== "pending" || now.text !== "" || now.tool_calls.length > 0 || input.wait_ms === 0) return now;
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, input.wait_ms);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
       }
-    });
-    return read(input.chat_id, messageId, input);
+      return await read(input.chat_id, messageId, input);
+    } finally {
+      unsubscribe();
+    }
   };
 }
