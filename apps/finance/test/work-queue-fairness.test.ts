@@ -3,7 +3,7 @@
 // for exports again and again while one waits gets that one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportConfigParamsSchema } from "@hearth/contracts";
-import { createFamilyExportRepository } from "../src/family-exports/family-export-repository";
+import { ExportTakenOver, createFamilyExportRepository } from "../src/family-exports/family-export-repository";
 import { createImportRepository } from "../src/imports/import-repository";
 import { newActor, startFinance, type RunningFinance } from "./support";
 
@@ -85,5 +85,26 @@ describe("the export queue", () => {
     const other = newActor().familyId;
     const parallel = await Promise.all(Array.from({ length: 8 }, () => exportsRepo.create(other)));
     expect(new Set(parallel.map((row) => row.id)).size).toBe(1);
+  });
+
+  it("refuses a slice from a worker whose lease lapsed and was taken over: it never lands in the new build", async () => {
+    const exportsRepo = createFamilyExportRepository(finance.db);
+    const mine = await exportsRepo.create(newActor().familyId);
+    const claimOf = async () => {
+      for (;;) {
+        const claim = await exportsRepo.claim(LEASE_MS);
+        if (!claim) throw new Error("the export was not claimed");
+        if (claim.id === mine.id) return claim;
+      }
+    };
+    const stale = await claimOf();
+    await exportsRepo.appendChunk(stale, 0, new Uint8Array([1]));
+    // Its worker stalls past its lease; another claims the export (and clears the slices).
+    await finance.db.familyExport.update({ where: { id: mine.id }, data: { leaseExpiresAt: new Date(Date.now() - 1000) } });
+    const fresh = await claimOf();
+    await expect(exportsRepo.appendChunk(stale, 1, new Uint8Array([2]))).rejects.toBeInstanceOf(ExportTakenOver);
+    await exportsRepo.appendChunk(fresh, 0, new Uint8Array([3]));
+    const slices = await finance.db.familyExportChunk.findMany({ where: { exportId: mine.id } });
+    expect(slices.map((slice) => [slice.seq, [...slice.data]])).toEqual([[0, [3]]]);
   });
 });

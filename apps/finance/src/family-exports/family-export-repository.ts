@@ -11,6 +11,14 @@ export interface ClaimedExport {
   lease: Date;
 }
 
+/** The export is no longer this worker's (its lease lapsed and another took it, or it was failed). */
+export class ExportTakenOver extends Error {
+  constructor() {
+    super("the export was taken over by another worker");
+    this.name = "ExportTakenOver";
+  }
+}
+
 /** The family's exports and their archives (family_exports, family_export_chunks). */
 export function createFamilyExportRepository(db: FinanceDb) {
   return {
@@ -76,9 +84,19 @@ export function createFamilyExportRepository(db: FinanceDb) {
       return row?.lease_expires_at ?? null;
     },
 
-    /** One slice of the archive (a plain INSERT: Prisma's create took twice as long for a 1 MiB bytea). */
-    appendChunk: async (exportId: string, seq: number, data: Uint8Array<ArrayBuffer>): Promise<void> => {
-      await db.$executeRaw`INSERT INTO family_export_chunks (export_id, seq, data) VALUES (${exportId}::uuid, ${seq}, ${Buffer.from(data.buffer, data.byteOffset, data.byteLength)})`;
+    /**
+     * One slice of the archive, only while the export is still this worker's (a plain INSERT: Prisma's
+     * create took twice as long for a 1 MiB bytea). The export's row is share-locked by the check,
+     * so a new claim (which moves the lease, then deletes the slices) waits for this INSERT or makes it
+     * find the hold gone: a worker whose lease lapsed never adds a stale slice to another's build.
+     */
+    async appendChunk(claim: ClaimedExport, seq: number, data: Uint8Array<ArrayBuffer>): Promise<void> {
+      const inserted = await db.$executeRaw`
+        INSERT INTO family_export_chunks (export_id, seq, data)
+        SELECT ${claim.id}::uuid, ${seq}, ${Buffer.from(data.buffer, data.byteOffset, data.byteLength)}
+         WHERE EXISTS (SELECT 1 FROM family_exports
+                        WHERE id = ${claim.id}::uuid AND status = 'processing' AND lease_expires_at = ${claim.lease} FOR SHARE)`;
+      if (inserted !== 1) throw new ExportTakenOver();
     },
 
     /** Completed, only while still held: a worker that lost its hold cannot complete someone else's build. */

@@ -1,9 +1,8 @@
-import type { Logger } from "@hearth/service-kit";
+import { createPollingLoop, type Logger } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
-import { createPollingLoop } from "@hearth/service-kit";
 import { chunkedSink } from "./chunked-sink";
 import { writeFamilyExport } from "./export-archive";
-import type { ClaimedExport, FamilyExportRepository } from "./family-export-repository";
+import { ExportTakenOver, type ClaimedExport, type FamilyExportRepository } from "./family-export-repository";
 
 export interface FamilyExportWorkerOptions {
   pollMs: number;
@@ -27,9 +26,9 @@ export function createFamilyExportWorker(
   async function build(claim: ClaimedExport): Promise<void> {
     let held = claim;
     const sink = chunkedSink(async (seq, slice) => {
-      await exports.appendChunk(claim.id, seq, slice);
+      await exports.appendChunk(held, seq, slice);
       const lease = await exports.renew(held, options.leaseMs);
-      if (!lease) throw new Error("the export was taken over by another worker");
+      if (!lease) throw new ExportTakenOver();
       held = { ...held, lease };
     });
     try {
