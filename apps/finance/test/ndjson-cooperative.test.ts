@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { preflightSureNdjson, readSureNdjson, SURE_NDJSON_LIMITS } from "../src/imports/ndjson";
 import { parseJsonLine } from "../src/imports/ndjson/json-line";
 import { countRecordLines, isBlankLine, recordLines } from "../src/imports/ndjson/ndjson-lines";
-import { NDJSON_READS, Semaphore } from "../src/imports/ndjson/semaphore";
+import { NDJSON_READS, NDJSON_UPLOADS_WAITING, Semaphore, SemaphoreFull } from "../src/imports/ndjson/semaphore";
+import { preflightSureImport } from "../src/imports/sure-import-upload";
 import { Turns } from "../src/imports/ndjson/turns";
 
 const MiB = 1024 * 1024;
@@ -119,6 +120,34 @@ describe("Semaphore", () => {
     await expect(slots.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     await expect(slots.run(async () => "next")).resolves.toBe("next");
     expect(slots.active).toBe(0);
+  });
+
+  it("refuses a task past `maxQueued` waiters, without starting it; one that waits for nothing is never refused", async () => {
+    const slots = new Semaphore(1);
+    const gate = deferred();
+    const running = slots.run(() => gate.promise);
+    const waiting = slots.run(async () => "second", 1);
+    let ran = false;
+    await expect(
+      slots.run(async () => {
+        ran = true;
+      }, 1),
+    ).rejects.toBeInstanceOf(SemaphoreFull);
+    expect([ran, slots.active, slots.queued]).toEqual([false, 1, 1]);
+    gate.resolve();
+    await running;
+    expect(await waiting).toBe("second");
+    await expect(slots.run(async () => "free", 0)).resolves.toBe("free");
+  });
+
+  it("answers uploads past the waiting line 429 busy, while a publish (no limit) always waits", async () => {
+    const text = transactions(64 * 1024, 0);
+    const reads = Array.from({ length: 2 + NDJSON_UPLOADS_WAITING }, () => readSureNdjson(text, undefined, { maxQueued: NDJSON_UPLOADS_WAITING }));
+    const upload = { content: text, filename: undefined, contentType: undefined };
+    await expect(preflightSureImport(upload, "USD")).rejects.toMatchObject({ code: "rate_limit_exceeded" });
+    const publish = readSureNdjson(text);
+    await Promise.all([...reads, publish]);
+    expect([NDJSON_READS.active, NDJSON_READS.queued]).toEqual([0, 0]);
   });
 
   it("wants a whole number of slots, at least one", () => {

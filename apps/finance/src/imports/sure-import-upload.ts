@@ -1,6 +1,7 @@
 import { AppError, ImportConfigParamsSchema } from "@hearth/contracts";
 import type { ImportRepository } from "./import-repository";
 import { NdjsonContentError, preflightSureNdjson, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonPreflight } from "./ndjson";
+import { NDJSON_UPLOADS_WAITING, SemaphoreFull } from "./ndjson/semaphore";
 import { ImportParseError } from "./parsing";
 
 /** How a SureImport's content came: raw_file_content, or a file (whose name the gateway passes on). */
@@ -19,6 +20,8 @@ async function accepted<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (err) {
     if (err instanceof NdjsonContentError || err instanceof ImportParseError) throw err.toAppError();
+    if (err instanceof SemaphoreFull)
+      throw new AppError("rate_limit_exceeded", { message: "Too many imports are being read right now; try again in a moment" });
     throw err;
   }
 }
@@ -41,7 +44,12 @@ export async function createSureImport(
 ): Promise<string> {
   const content = upload.content ?? "";
   const read = await accepted(() =>
-    readSureNdjson(content, SURE_NDJSON_LIMITS, { defaultCurrency: options.currency, source: sourceOf(upload), maxReportedProblems: ERRORS_NAMED }),
+    readSureNdjson(content, SURE_NDJSON_LIMITS, {
+      defaultCurrency: options.currency,
+      source: sourceOf(upload),
+      maxReportedProblems: ERRORS_NAMED,
+      maxQueued: NDJSON_UPLOADS_WAITING,
+    }),
   );
   const created = await imports.create(familyId, {
     type: "SureImport",
@@ -70,6 +78,7 @@ export function preflightSureImport(upload: SureUpload, currency: string): Promi
     preflightSureNdjson(upload.content ?? "", {
       defaultCurrency: currency,
       source: sourceOf(upload),
+      maxQueued: NDJSON_UPLOADS_WAITING,
       ...(upload.filename !== undefined ? { filename: upload.filename } : {}),
       ...(upload.contentType !== undefined ? { contentType: upload.contentType } : {}),
     }),

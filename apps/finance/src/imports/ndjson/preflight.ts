@@ -9,6 +9,8 @@ import { scanSureNdjson, type ExistingNames } from "./scan";
 import { NDJSON_READS } from "./semaphore";
 
 export interface SureNdjsonPreflightOptions {
+  /** Refuse (SemaphoreFull) rather than wait behind this many reads (uploads: NDJSON_UPLOADS_WAITING). Default: always wait. */
+  maxQueued?: number;
   limits?: SureNdjsonLimits;
   /** The family's currency (see SureNdjsonReadOptions). Default USD. */
   defaultCurrency?: string;
@@ -64,7 +66,7 @@ export async function preflightSureNdjson(text: string, options: SureNdjsonPrefl
   const content = withoutBom(text);
   // Blank raw content is no content (422); a blank uploaded file is read, and has no rows.
   if (options.source !== "file" && firstRecordLine(content) === null) throw new NdjsonContentError("missing_content", MISSING_CONTENT_MESSAGE);
-  return NDJSON_READS.run(() => preflightOf(text, content, limits, options));
+  return NDJSON_READS.run(() => preflightOf(text, content, limits, options), options.maxQueued);
 }
 
 /** The preflight of the content (without its byte order mark) once its size and first line passed. */

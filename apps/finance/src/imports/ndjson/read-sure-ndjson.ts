@@ -12,6 +12,8 @@ import { NDJSON_READS } from "./semaphore";
 import { Turns } from "./turns";
 
 export interface SureNdjsonReadOptions {
+  /** Refuse (SemaphoreFull) rather than wait behind this many reads (uploads: NDJSON_UPLOADS_WAITING). Default: always wait. */
+  maxQueued?: number;
   /** The family's currency: what a record (or its account) without a currency is in. Default USD (Sure's family default). */
   defaultCurrency?: string;
   /** The family's category, tag and merchant names: a record reusing one is an error (Sure's taxonomy collision). */
@@ -121,5 +123,5 @@ export async function readSureNdjson(
       turns,
     );
     return readResultOf(scan);
-  });
+  }, options.maxQueued);
 }

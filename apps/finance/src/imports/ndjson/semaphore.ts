@@ -1,3 +1,11 @@
+/** The waiting line was full: the task was not started. */
+export class SemaphoreFull extends Error {
+  constructor(readonly queued: number) {
+    super(`${queued} tasks are already waiting`);
+    this.name = "SemaphoreFull";
+  }
+}
+
 /**
  * At most `size` tasks at once; the others wait in the order they came (first in, first out: a
  * slot freed goes to the longest waiter, never to a task that comes later).
@@ -20,8 +28,12 @@ export class Semaphore {
     return this.waiting.length;
   }
 
-  /** Runs `task` once a slot is free, and frees the slot when it settles (resolved or thrown). */
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` once a slot is free, and frees the slot when it settles (resolved or thrown). With
+   * `maxQueued`, a task that would wait behind that many others is refused (SemaphoreFull) instead.
+   */
+  async run<T>(task: () => Promise<T>, maxQueued = Infinity): Promise<T> {
+    if (this.running >= this.size && this.waiting.length >= maxQueued) throw new SemaphoreFull(this.waiting.length);
     await this.acquire();
     try {
       return await task();
@@ -52,3 +64,10 @@ export class Semaphore {
  * their turn instead of holding twenty parsed files.
  */
 export const NDJSON_READS = new Semaphore(2);
+
+/**
+ * Uploads (create, preflight) that may wait for an NDJSON read at once; more are refused as busy
+ * (429) rather than each holding its 10 MB body in memory in an ever longer line. A publish in the
+ * import worker always waits: it is already queued work.
+ */
+export const NDJSON_UPLOADS_WAITING = 8;
