@@ -94,6 +94,44 @@ function merged(first: Operation, second: Operation): Operation {
   };
 }
 
+const SECURED = [{ apiKeyAuth: [] }, { bearerAuth: [] }];
+const ERROR = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } });
+
+/** The two endpoints the gateway mounts by hand (they are not JSON routes of the table), so the document lists every path. */
+const HAND_MOUNTED: Record<string, Record<string, Operation>> = {
+  "/api/v1/chats/{chat_id}/messages/{id}/stream": {
+    get: {
+      operationId: "messages.stream",
+      summary: "Stream an answer as server-sent events (our extension): text deltas, tool calls as they happen, then one done event",
+      description:
+        "`event: text` data `{delta}`; `event: tool_call` data a ToolCall; `event: done` data `{message_id, status, error}`. `id` is the answer's message, or a question (then its latest answer). An answer already ended streams at once.",
+      tags: ["Chat Messages"],
+      parameters: ["chat_id", "id"].map((name) => ({ name, in: "path", required: true, schema: { type: "string", format: "uuid" } })),
+      security: SECURED,
+      responses: {
+        "200": { description: "The answer's events", content: { "text/event-stream": { schema: { type: "string" } } } },
+        "401": ERROR("No or a bad credential"),
+        "403": ERROR("AI is not turned on for the user (feature_disabled)"),
+        "404": ERROR("No such chat or message of the user"),
+      },
+    },
+  },
+  "/mcp": {
+    post: {
+      operationId: "mcp",
+      summary: "The assistant's tools over the Model Context Protocol (Streamable HTTP, stateless: one JSON-RPC message per POST)",
+      tags: ["MCP"],
+      security: SECURED,
+      requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
+      responses: {
+        "200": { description: "A JSON-RPC response", content: { "application/json": { schema: { type: "object" } } } },
+        "202": { description: "A notification, accepted" },
+        "401": ERROR("No or a bad credential"),
+      },
+    },
+  },
+};
+
 /** The public API as OpenAPI 3.1, derived from the route table: nothing is described twice. */
 export function buildOpenApiDocument(serverUrl = "/"): JsonSchema {
   const paths: Record<string, Record<string, Operation>> = {};
@@ -118,6 +156,7 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonSchema {
       operations[verb] = existing ? merged(existing, operation) : operation;
     }
   }
+  Object.assign(paths, HAND_MOUNTED);
   return {
     openapi: "3.1.0",
     info: { title: "Hearth API", version: "v1", description: "Household finance API, compatible with Sure's v1 clients." },
