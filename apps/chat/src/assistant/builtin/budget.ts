@@ -35,14 +35,24 @@ export function answerBudget(budget: GetBudgetResult, line: AssistantBudgetLine 
           `In ${when} ${spentOf(money(budget.actual_spending_cents), `your ${money(budget.budgeted_spending_cents)} budget`, budget.available_to_spend_cents, money)}.`,
         ]
       : [`You haven't set a total budget for ${when} yet; you've spent ${money(budget.actual_spending_cents)} so far.`];
-  const over = budget.categories.filter((category) => category.over_budget);
+  // As Sure tells them apart: over a limit of its own, spending with no limit, and a subcategory
+  // sharing its parent's limit (over only when the parent is, and then said there).
+  const over = budget.categories.filter((category) => category.over_budget && !category.inherits_parent_budget && category.budgeted_cents > 0);
+  const unbudgeted = budget.categories.filter(
+    (category) => !category.inherits_parent_budget && category.budgeted_cents === 0 && category.actual_spending_cents > 0,
+  );
+  const more = (count: number) => (count > MAX_LISTED ? ` and ${count - MAX_LISTED} more` : "");
   if (over.length > 0) {
     const listed = over
       .slice(0, MAX_LISTED)
       .map((category) => `${category.name} (${money(category.actual_spending_cents)} of ${money(category.budgeted_cents)})`);
-    answer.push(`Over budget: ${listText(listed)}${over.length > MAX_LISTED ? ` and ${over.length - MAX_LISTED} more` : ""}.`);
+    answer.push(`Over budget: ${listText(listed)}${more(over.length)}.`);
   } else if (budget.categories.length > 0) {
     answer.push("No category is over its budget.");
+  }
+  if (unbudgeted.length > 0) {
+    const listed = unbudgeted.slice(0, MAX_LISTED).map((category) => `${category.name} (${money(category.actual_spending_cents)})`);
+    answer.push(`Spent without a budget: ${listText(listed)}${more(unbudgeted.length)}.`);
   }
   return answer;
 }
