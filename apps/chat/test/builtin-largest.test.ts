@@ -62,4 +62,36 @@ describe("largest expenses in a family with two currencies (found by review)", (
     const expected = [...rows].sort((a, b) => b.amount_cents - a.amount_cents).slice(0, 5);
     expect(expenses.map((t) => t.amount_cents)).toEqual(expected.map((t) => t.amount_cents));
   });
+
+  const largest = async (rows: AssistantTransaction[], count: number) => {
+    const found = await findLargestExpenses(ledgerTools(rows), NOVEMBER, count, "USD");
+    return { amounts: found.expenses.map((t) => t.amount_cents), complete: found.complete };
+  };
+
+  it("finds an old large expense behind newer small ones in its currency and many in another (found by the second review)", async () => {
+    const rows = [
+      ...Array.from({ length: 3 }, (_, i) => expense(700 + i, 10, "USD", "2026-11-28")),
+      ...Array.from({ length: 150 }, (_, i) => expense(i, 10_000, "JPY", "2026-11-20")),
+      expense(900, 500_000, "USD", "2026-11-01"),
+    ];
+    expect(await largest(rows, 3)).toEqual({ amounts: [500_000, 10, 10], complete: true });
+  });
+
+  it("reads past 600 newer expenses in another currency", async () => {
+    const rows = [
+      ...Array.from({ length: 600 }, (_, i) => expense(i, 10_000, "JPY", "2026-11-20")),
+      ...Array.from({ length: 3 }, (_, i) => expense(800 + i, 500_000, "USD", "2026-11-02")),
+    ];
+    expect(await largest(rows, 3)).toEqual({ amounts: [500_000, 500_000, 500_000], complete: true });
+  });
+
+  it("with many equal amounts, keeps reading the floored query instead of stopping at the first page", async () => {
+    const rows = [...Array.from({ length: 300 }, (_, i) => expense(i, 1_000, "USD", "2026-11-20")), expense(900, 500_000, "USD", "2026-11-01")];
+    expect(await largest(rows, 3)).toEqual({ amounts: [500_000, 1_000, 1_000], complete: true });
+  });
+
+  it("says when it ran out of calls before it could be sure", async () => {
+    const rows = [...Array.from({ length: 2_000 }, (_, i) => expense(i, 10_000, "JPY", "2026-11-20")), expense(900, 500_000, "USD", "2026-11-01")];
+    expect(await largest(rows, 3)).toEqual({ amounts: [], complete: false });
+  });
 });

@@ -30,3 +30,9 @@ ALTER TABLE "chat_messages" ADD CONSTRAINT "chat_messages_reply_to_id_fkey" FORE
 
 -- AddForeignKey
 ALTER TABLE "tool_calls" ADD CONSTRAINT "tool_calls_message_id_fkey" FOREIGN KEY ("message_id") REFERENCES "chat_messages"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Questions asked before the assistant existed were stored pending with nothing to answer them:
+-- they end as failed (the user may ask again), rather than read as pending forever.
+UPDATE "chat_messages" q SET "ai_response_status" = 'failed'
+ WHERE q."kind" = 'user_message' AND q."ai_response_status" = 'pending'
+   AND NOT EXISTS (SELECT 1 FROM "chat_messages" a WHERE a."reply_to_id" = q."id");

@@ -38,9 +38,15 @@ export function answerBudget(budget: GetBudgetResult, line: AssistantBudgetLine 
   // As Sure tells them apart: over a limit of its own, spending with no limit, and a subcategory
   // sharing its parent's limit (over only when the parent is, and then said there).
   const over = budget.categories.filter((category) => category.over_budget && !category.inherits_parent_budget && category.budgeted_cents > 0);
-  const unbudgeted = budget.categories.filter(
-    (category) => !category.inherits_parent_budget && category.budgeted_cents === 0 && category.actual_spending_cents > 0,
-  );
+  // A parent's spending counts its subcategories': those with a limit of their own are not "without a budget".
+  const withOwnLimit = (parentId: string) =>
+    budget.categories
+      .filter((child) => child.parent?.id === parentId && !child.inherits_parent_budget && child.budgeted_cents > 0)
+      .reduce((sum, child) => sum + child.actual_spending_cents, 0);
+  const unbudgeted = budget.categories
+    .filter((category) => !category.inherits_parent_budget && category.budgeted_cents === 0)
+    .map((category) => ({ ...category, actual_spending_cents: category.actual_spending_cents - withOwnLimit(category.id) }))
+    .filter((category) => category.actual_spending_cents > 0);
   const more = (count: number) => (count > MAX_LISTED ? ` and ${count - MAX_LISTED} more` : "");
   if (over.length > 0) {
     const listed = over

@@ -8,7 +8,7 @@ import type { Tools } from "./tool-calls";
 /** How many expenses "largest expenses" lists when the question gives no number. */
 export const DEFAULT_LARGEST = 5;
 /** get_transactions has no order by amount: the search raises a floor instead, in at most this many calls. */
-const MAX_CALLS = 5;
+const MAX_CALLS = 8;
 
 /**
  * An expense as the income statement counts spending: not excluded, and not a transfer or payment
@@ -38,47 +38,53 @@ function majorUnits(cents: number, currency: string): number {
 }
 
 /**
- * The `count` largest expenses of a period in the family's currency. One page holds them all in a
- * quiet period. Otherwise the `count`-th largest of the page is a floor at least `count` expenses
- * reach, so the page of those at or above it (min_amount, read in each transaction's currency)
- * holds the answer once it holds them all; while it does not, the floor is raised from that page.
- * Expenses in other currencies are not ranked (¥10,000 is not more than $80); whether there were
- * any is reported, so the answer can say so.
+ * The `count` largest expenses of a period in the family's currency. get_transactions lists newest
+ * first, so the search reads pages until it holds every expense at or above a floor: the `count`-th
+ * largest found so far, which only rises (min_amount, read in each transaction's own currency, so
+ * other currencies may still crowd the pages: they are read past, never ranked: ¥10,000 is not more
+ * than $80). Once every row of the floored query is read, the answer is exact; if MAX_CALLS run out
+ * first it is the best found, and `complete` says so.
  */
 export async function findLargestExpenses(
   tools: Tools,
   period: Period,
   count: number,
   currency: string,
-): Promise<{ expenses: AssistantTransaction[]; otherCurrencies: string[] }> {
+): Promise<{ expenses: AssistantTransaction[]; otherCurrencies: string[]; complete: boolean }> {
   const query = { start_date: period.start, end_date: period.end, type: "expense", per_page: MAX_PER_PAGE } as const;
+  const otherCurrencies = new Set<string>();
   let floor: number | undefined;
   let pageNumber = 1;
-  let page = await tools.call("get_transactions", query);
-  let rows = page.transactions;
-  const otherCurrencies = new Set<string>();
-  const noteOthers = () => rows.filter((t) => t.currency !== currency && isRealExpense(t)).forEach((t) => otherCurrencies.add(t.currency));
-  noteOthers();
-  for (let calls = 1; calls < MAX_CALLS && page.total_count > rows.length; calls++) {
+  let rows: AssistantTransaction[] = [];
+  let total = 0;
+  const read = async () => {
+    const page = await tools.call("get_transactions", {
+      ...query,
+      page: pageNumber,
+      ...(floor === undefined ? {} : { min_amount: majorUnits(floor, currency) }),
+    });
+    for (const t of page.transactions) if (t.currency !== currency && isRealExpense(t)) otherCurrencies.add(t.currency);
+    rows = [...rows, ...page.transactions];
+    total = page.total_count;
+    return page.transactions.length;
+  };
+  await read();
+  for (let calls = 1; rows.length < total; calls++) {
+    if (calls >= MAX_CALLS) return { expenses: largestOf(rows, count, currency), otherCurrencies: [...otherCurrencies].sort(), complete: false };
     const candidates = largestOf(rows, count, currency);
     const last = candidates.at(-1);
-    if (candidates.length < count || last === undefined) {
-      // Too few in the family's currency among what was read (other currencies crowd the page): read on.
+    if (candidates.length === count && last !== undefined && (floor === undefined || last.amount_cents > floor)) {
+      // A higher floor: start over with only the expenses that could still be among the largest.
+      floor = last.amount_cents;
+      pageNumber = 1;
+      rows = [];
+    } else {
+      // The floor cannot rise yet (too few found, or many equal amounts): read the next page of the same query.
       pageNumber++;
-      page = await tools.call("get_transactions", { ...query, page: pageNumber, ...(floor === undefined ? {} : { min_amount: majorUnits(floor, currency) }) });
-      rows = [...rows, ...page.transactions];
-      noteOthers();
-      continue;
     }
-    // The floor cannot rise (many equal amounts): what was read is the best known.
-    if (floor !== undefined && last.amount_cents <= floor) break;
-    floor = last.amount_cents;
-    pageNumber = 1;
-    page = await tools.call("get_transactions", { ...query, min_amount: majorUnits(floor, currency) });
-    rows = page.transactions;
-    noteOthers();
+    if ((await read()) === 0) break;
   }
-  return { expenses: largestOf(rows, count, currency), otherCurrencies: [...otherCurrencies].sort() };
+  return { expenses: largestOf(rows, count, currency), otherCurrencies: [...otherCurrencies].sort(), complete: true };
 }
 
 /** "Your 5 largest expenses last month (...) were:" and one line each. */
@@ -100,8 +106,9 @@ export function answerLargestExpenses(expenses: readonly AssistantTransaction[],
 
 export async function replyLargestExpenses(tools: Tools, intent: Intent, thisMonth: Period, wording: Wording): Promise<Answer> {
   const period = intent.period ?? thisMonth;
-  const { expenses, otherCurrencies } = await findLargestExpenses(tools, period, intent.count ?? DEFAULT_LARGEST, wording.currency);
+  const { expenses, otherCurrencies, complete } = await findLargestExpenses(tools, period, intent.count ?? DEFAULT_LARGEST, wording.currency);
   const answer = answerLargestExpenses(expenses, period, wording);
-  if (otherCurrencies.length === 0) return answer;
-  return [...answer, `(Only expenses in ${wording.currency} are ranked; there were also expenses in ${otherCurrencies.join(", ")}.)`];
+  if (!complete) answer.push("(There were too many expenses to check them all: these are the largest I found.)");
+  if (otherCurrencies.length > 0) answer.push(`(Only expenses in ${wording.currency} are ranked; there were also expenses in ${otherCurrencies.join(", ")}.)`);
+  return answer;
 }
