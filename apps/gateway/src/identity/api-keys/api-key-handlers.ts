@@ -5,7 +5,8 @@ import type { ApiKeyRepository } from "./api-key-repository";
 import { toApiKeyResource } from "./api-key-resource";
 
 /** API key management for the signed-in user (bearer token only): list, create (plain key shown once), revoke. */
-export function createApiKeyHandlers(apiKeys: ApiKeyRepository) {
+/** `onRevoked`: drops the user's cached credentials in this instance at once (other instances learn of it by NOTIFY). */
+export function createApiKeyHandlers(apiKeys: ApiKeyRepository, onRevoked: (userId: string) => void) {
   const list: LocalHandler<"apiKeys.list"> = async ({ actor }) => {
     const rows = await apiKeys.listLive(requireActor(actor).userId);
     return { api_keys: rows.map(toApiKeyResource) };
@@ -23,7 +24,10 @@ export function createApiKeyHandlers(apiKeys: ApiKeyRepository) {
   };
 
   const revoke: LocalHandler<"apiKeys.revoke"> = async ({ actor, input }) => {
-    if (!(await apiKeys.revoke(requireActor(actor).userId, input.id, new Date()))) throw AppError.notFound("API key");
+    const { userId } = requireActor(actor);
+    if (!(await apiKeys.revoke(userId, input.id, new Date()))) throw AppError.notFound("API key");
+    // Refused at once by this gateway, not after the change feed's round trip.
+    onRevoked(userId);
   };
 
   return { "apiKeys.list": list, "apiKeys.create": create, "apiKeys.revoke": revoke };
