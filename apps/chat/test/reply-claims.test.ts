@@ -33,6 +33,21 @@ describe("reply claims", () => {
     expect(chatIds).not.toContain((await replies.claimNext(60_000))?.chatId);
   });
 
+  it("serves the user with fewer answers in progress first, then the oldest question", async () => {
+    const replies = createReplyRepository(chat.db);
+    // Nothing else waiting in this database (answers of earlier tests are held or ended).
+    while (await replies.claimNext(60_000));
+    const busy = newActor();
+    const busyChat = await askedChat(busy, 3);
+    const first = await replies.claimNext(60_000);
+    expect(first?.chatId).toBe(busyChat);
+    // Another user asks after the busy one's two waiting questions: while one of the busy user's
+    // answers is in progress, the other user's comes first, then the busy user's in their order.
+    const otherChat = await askedChat(newActor(), 1);
+    expect((await replies.claimNext(60_000))?.chatId).toBe(otherChat);
+    expect((await replies.claimNext(60_000))?.chatId).toBe(busyChat);
+  });
+
   it("fails an answer whose worker died mid-way (lease run out) as interrupted, without running it again", async () => {
     const actor = newActor();
     const chatId = await askedChat(actor, 1);

@@ -55,7 +55,8 @@ export function createReplyRepository(db: ChatDb) {
 
   return {
     /**
-     * Takes the oldest pending answer no live worker holds, for `leaseMs`. A taken answer whose lease
+     * Takes a pending answer no live worker holds, for `leaseMs`: of the user with the fewest answers
+     * in progress, the oldest. A taken answer whose lease
      * ran out is handed over marked `interrupted`: its tools may have run, so it is failed, not redone.
      */
     async claimNext(leaseMs: number): Promise<ClaimedReply | null> {
@@ -63,11 +64,16 @@ export function createReplyRepository(db: ChatDb) {
         { id: string; chat_id: string; model: string | null; reply_to_id: string | null; asked_by: unknown; was_started: boolean }[]
       >`
         WITH next AS (
-          SELECT id, started_at IS NOT NULL AS was_started FROM chat_messages
-           WHERE ai_response_status = 'pending' AND kind = 'assistant_message' AND (lease_until IS NULL OR lease_until < now())
-           ORDER BY created_at, id
+          SELECT a.id, a.started_at IS NOT NULL AS was_started FROM chat_messages a JOIN chats c ON c.id = a.chat_id
+           WHERE a.ai_response_status = 'pending' AND a.kind = 'assistant_message' AND (a.lease_until IS NULL OR a.lease_until < now())
+           -- Users with fewer answers being produced first, then the oldest: one user's queue of slow
+           -- questions does not hold everyone else's behind it.
+           ORDER BY (SELECT count(*) FROM chat_messages r JOIN chats rc ON rc.id = r.chat_id
+                      WHERE rc.family_id = c.family_id AND rc.user_id = c.user_id
+                        AND r.kind = 'assistant_message' AND r.ai_response_status = 'pending' AND r.lease_until >= now()),
+                    a.created_at, a.id
            LIMIT 1
-           FOR UPDATE SKIP LOCKED)
+           FOR UPDATE OF a SKIP LOCKED)
         UPDATE chat_messages m
            SET started_at = coalesce(m.started_at, now()), lease_until = now() + ${leaseMs} * interval '1 millisecond'
           FROM next
