@@ -8,7 +8,6 @@
 //    answers with 1 and 3 tool-call round trips against answers with none: each round trip adds
 //    < 20 ms (the tool's own finance time included, and shown separately).
 // BENCH_LEDGER_PURCHASES (default 1,000,000) sizes the family; BENCH_ROUND_TRIPS (30) the repetitions of 2.
-import { performance } from "node:perf_hooks";
 import { createOpenAiCompatibleProvider } from "@hearth/chat/assistant/openai";
 import { randomSource } from "@hearth/demo-seed";
 import { runRecurringScan } from "@hearth/finance/recurring";
@@ -44,30 +43,11 @@ const completions = await startChatCompletionsServer({
       : completionTurn.text("You have eight accounts.");
   },
 });
-const { system, db, family, transactions, stop } = await startLargeFamily("assistant", {
+const { system, db, family, transactions, stop, headers, call, quiet } = await startLargeFamily("assistant", {
   providers: [createOpenAiCompatibleProvider({ baseUrl: completions.baseUrl, apiKey: MODEL_KEY, models: [TEST_MODEL], timeoutMs: 30_000 })],
   replyTimeoutMs: 60_000,
 });
 try {
-  const headers = { authorization: `Bearer ${family.token}`, "content-type": "application/json" };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${system.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench glue over untyped JSON answers
-    const json = (await res.json().catch(() => null)) as any;
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-  /** Waits until the work the seed left behind (account syncs, the recurring scan) is done, so questions are timed alone. */
-  const quiet = async () => {
-    const deadline = performance.now() + 600_000;
-    for (;;) {
-      const open = await db.sync.count({ where: { status: { in: ["pending", "syncing"] } } });
-      const scans = await db.recurringScan.count();
-      if (open === 0 && scans === 0) return;
-      if (performance.now() > deadline) throw new Error(`background work still open after 10 minutes (${open} syncs, ${scans} scans)`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
   const answers = answerClient(system.url, family.token);
   const figures: BenchFigure[] = [];
 

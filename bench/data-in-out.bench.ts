@@ -22,21 +22,8 @@ const CHUNK_BYTES = 9 * 1024 * 1024;
 const fmt = (ms: number) => ms.toFixed(1).padStart(8);
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(0);
 
-const { system, db, family, transactions, stop } = await startLargeFamily("data-in-out");
+const { system, db, family, transactions, stop, call, quiet } = await startLargeFamily("data-in-out");
 try {
-  const headers = { authorization: `Bearer ${family.token}`, "content-type": "application/json" };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const send = () => fetch(`${system.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    // A kept-alive socket the server closed just as it was reused is a reset, not an answer: once more on a fresh one.
-    const res = await send().catch(async (err: unknown) => {
-      if ((err as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw err;
-      return send();
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench glue over untyped JSON answers
-    const json = (await res.json().catch(() => null)) as any;
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
   const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, intervalMs = 20): Promise<T> => {
     for (;;) {
       const value = await read();
@@ -45,17 +32,6 @@ try {
     }
   };
   const figures: BenchFigure[] = [];
-  /** Waits until the work a step leaves behind (account syncs, the recurring scan) is done: each step is timed alone. */
-  const quiet = async () => {
-    const deadline = performance.now() + 600_000;
-    for (;;) {
-      const open = await db.sync.count({ where: { status: { in: ["pending", "syncing"] } } });
-      const scans = await db.recurringScan.count();
-      if (open === 0 && scans === 0) return;
-      if (performance.now() > deadline) throw new Error(`background work still open after 10 minutes (${open} syncs, ${scans} scans)`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
 
   await quiet();
   // 1. A bank's CSV of 10,000 rows into a new account of the large family.

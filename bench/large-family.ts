@@ -35,9 +35,34 @@ export async function startLargeFamily(name: string, assistant?: AssistantOption
     });
     const enabled = await fetch(`${system.url}/api/v1/auth/enable_ai`, { method: "PATCH", headers: { authorization: `Bearer ${family.token}` } });
     if (enabled.status !== 200) throw new Error(`enable AI: ${enabled.status} ${await enabled.text()}`);
+    const headers = { authorization: `Bearer ${family.token}`, "content-type": "application/json" };
+    /** The API as the family's admin, JSON in and out; a 4xx or 5xx throws. */
+    const call = async (method: string, path: string, body?: unknown) => {
+      const send = () => fetch(`${system.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      // A kept-alive socket the server closed just as it was reused is a reset, not an answer: once more on a fresh one.
+      const res = await send().catch(async (err: unknown) => {
+        if ((err as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw err;
+        return send();
+      });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench glue over untyped JSON answers
+      const json = (await res.json().catch(() => null)) as any;
+      if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    /** Waits until the work a step leaves behind (account syncs, the recurring scan) is done: each step is timed alone. */
+    const quiet = async () => {
+      const deadline = performance.now() + 600_000;
+      for (;;) {
+        const open = await db.sync.count({ where: { status: { in: ["pending", "syncing"] } } });
+        const scans = await db.recurringScan.count();
+        if (open === 0 && scans === 0) return;
+        if (performance.now() > deadline) throw new Error(`background work still open after 10 minutes (${open} syncs, ${scans} scans)`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
     const transactions = await db.entry.count({ where: { familyId: family.familyId, kind: "transaction" } });
     console.log(`seeded ${transactions.toLocaleString("en")} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-    return { system, db, family, transactions, stop };
+    return { system, db, family, transactions, stop, headers, call, quiet };
   } catch (err) {
     await stop();
     throw err;

@@ -14,17 +14,9 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const PERIODS = 24;
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
-const { system, db, family, transactions, stop } = await startLargeFamily("planning");
+const { system, db, family, transactions, stop, headers, call } = await startLargeFamily("planning");
 try {
   let started = performance.now();
-  const headers = { authorization: `Bearer ${family.token}`, "content-type": "application/json" };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${system.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench glue over untyped JSON answers
-    const json = (await res.json().catch(() => null)) as any;
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
   const figures: BenchFigure[] = [];
   const sample = async (path: string) => (await sequentialGets(`${system.url}${path}`, headers, REQUESTS)).times;
   const baseline = await sample("/api/v1/family_settings");
