@@ -58,6 +58,8 @@ export const ErrorBodySchema = z.object({
   mfa_required: z.boolean().optional(),
   /** The import a failure is about, when it was stored before the failure (Sure's ErrorResponseWithImportId). */
   import_id: z.string().optional(),
+  /** The catalogue code, where `error` carries Sure's sentence instead (AppErrorOptions.sentenceInError). */
+  code: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
@@ -71,6 +73,12 @@ export interface AppErrorOptions {
   mfaRequired?: boolean;
   /** The import the failure is about (Sure's ErrorResponseWithImportId). */
   importId?: string;
+  /**
+   * The body's `error` is the message itself, as some of Sure's controllers answer (`{ "error":
+   * "Chat not found" }`; its auth controller, whose mobile app shows `error`); the catalogue code
+   * moves to `code`, and `message` stays, so clients of the spec's body keep working.
+   */
+  sentenceInError?: boolean;
   cause?: unknown;
 }
 
@@ -81,6 +89,7 @@ export class AppError extends Error {
   readonly errors: string[] | undefined;
   readonly mfaRequired: boolean;
   readonly importId: string | undefined;
+  readonly sentenceInError: boolean;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.message ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
@@ -90,6 +99,7 @@ export class AppError extends Error {
     this.errors = options.errors;
     this.mfaRequired = options.mfaRequired ?? false;
     this.importId = options.importId;
+    this.sentenceInError = options.sentenceInError ?? false;
   }
 
   get status(): number {
@@ -97,7 +107,9 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    const body: ErrorBody = { error: this.code, message: this.message };
+    const body: ErrorBody = this.sentenceInError
+      ? { error: this.message, code: this.code, message: this.message }
+      : { error: this.code, message: this.message };
     if (this.details !== undefined) body.details = this.details;
     if (this.errors !== undefined) body.errors = this.errors;
     if (this.mfaRequired) body.mfa_required = true;

@@ -31,6 +31,12 @@ export interface SureErrorNames {
   invalid?: "unprocessable_entity" | "invalid_params";
   /** A body without its top-level object, or with it empty, is 400 `bad_request`, as Rails' `params.require` answers. */
   requireBody?: true;
+  /**
+   * Sure's controller puts its sentence in `error` itself (chats and messages: `{ "error": "Chat not
+   * found" }`, `{ "error": "No assistant message to retry" }`): a 404 or 422 `unprocessable_entity`
+   * of the route carries its message as `error` (the code in `code`, see AppErrorOptions.sentenceInError).
+   */
+  sentenceInError?: true;
 }
 
 /**

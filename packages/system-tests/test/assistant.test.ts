@@ -266,7 +266,10 @@ describe("failures, timeouts, deletion", () => {
     const emptyChat = await newChat();
     const none = await api.post(`/api/v1/chats/${emptyChat}/messages/retry`, undefined, key());
     expect(none.status).toBe(422);
-    expect(none.body.message).toBe("No assistant message to retry");
+    // As Sure's messages_controller_test: the sentence is the body's `error`.
+    expect(none.body).toMatchObject({ error: "No assistant message to retry", code: "unprocessable_entity", message: "No assistant message to retry" });
+    const elsewhere = await api.post(`/api/v1/chats/00000000-0000-4000-8000-000000000000/messages/retry`, undefined, key());
+    expect([elsewhere.status, elsewhere.body.error]).toEqual([404, "Chat not found"]);
   });
 });
 

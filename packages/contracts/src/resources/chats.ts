@@ -46,6 +46,9 @@ export const ChatDetailSchema = ChatResourceSchema.extend({
 });
 export type ChatDetail = z.infer<typeof ChatDetailSchema>;
 
+/** Sure's chats and messages controllers answer `{ "error": "Chat not found" }`: their sentence in `error`. */
+export const SURE_CHAT_ERRORS = { notFound: "Chat not found", sentenceInError: true } as const;
+
 /** Sure's chat page shows 50 messages, oldest first. */
 export const ChatMessagesQuerySchema = pageQueryOf(50);
 

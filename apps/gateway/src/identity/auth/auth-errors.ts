@@ -1,4 +1,4 @@
-import { AppError, type AppErrorOptions, type ErrorBody, type ErrorCode } from "@hearth/contracts";
+import { AppError, type AppErrorOptions, type ErrorCode } from "@hearth/contracts";
 
 /**
  * A refusal of the auth endpoints (login, signup, refresh, SSO link and create-account) as
@@ -8,11 +8,7 @@ import { AppError, type AppErrorOptions, type ErrorBody, type ErrorCode } from "
  */
 export class AuthRefusal extends AppError {
   constructor(code: ErrorCode, message: string, options: Omit<AppErrorOptions, "message"> = {}) {
-    super(code, { ...options, message });
-  }
-
-  override toBody(): ErrorBody & { code: ErrorCode } {
-    return { ...super.toBody(), error: this.message, code: this.code };
+    super(code, { ...options, message, sentenceInError: true });
   }
 }
 

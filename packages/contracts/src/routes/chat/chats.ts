@@ -1,9 +1,14 @@
 import { defineResourceRoutes } from "../define-resource-routes";
 import { PageQuerySchema } from "../../primitives";
-import { ChatCollectionSchema, ChatDetailSchema, ChatMessagesQuerySchema, CreateChatBodySchema, UpdateChatBodySchema } from "../../resources/chats";
+import {
+  ChatCollectionSchema,
+  ChatDetailSchema,
+  ChatMessagesQuerySchema,
+  CreateChatBodySchema,
+  SURE_CHAT_ERRORS,
+  UpdateChatBodySchema,
+} from "../../resources/chats";
 import { AI_READ, AI_WRITE, IdParams } from "../../route-access";
-
-const CHAT_ERRORS = { notFound: "Chat not found" } as const;
 
 export const chatsRoutes = defineResourceRoutes("chat", "chats", {
   list: {
@@ -36,7 +41,7 @@ export const chatsRoutes = defineResourceRoutes("chat", "chats", {
     response: ChatDetailSchema,
     status: 200,
     access: AI_READ,
-    sureErrors: CHAT_ERRORS,
+    sureErrors: SURE_CHAT_ERRORS,
   },
   update: {
     method: "PATCH",
@@ -48,7 +53,7 @@ export const chatsRoutes = defineResourceRoutes("chat", "chats", {
     response: ChatDetailSchema,
     status: 200,
     access: AI_WRITE,
-    sureErrors: CHAT_ERRORS,
+    sureErrors: SURE_CHAT_ERRORS,
   },
   destroy: {
     method: "DELETE",
@@ -59,6 +64,6 @@ export const chatsRoutes = defineResourceRoutes("chat", "chats", {
     response: null,
     status: 204,
     access: AI_WRITE,
-    sureErrors: CHAT_ERRORS,
+    sureErrors: SURE_CHAT_ERRORS,
   },
 });

@@ -1,8 +1,6 @@
 import { defineResourceRoutes } from "../define-resource-routes";
-import { ChatIdParams, ChatMessageParams, CreateMessageBodySchema, MessageResponseSchema, RetryResponseSchema } from "../../resources/chats";
+import { ChatIdParams, ChatMessageParams, CreateMessageBodySchema, MessageResponseSchema, RetryResponseSchema, SURE_CHAT_ERRORS } from "../../resources/chats";
 import { AI_READ, AI_WRITE } from "../../route-access";
-
-const CHAT_ERRORS = { notFound: "Chat not found" } as const;
 
 export const messagesRoutes = defineResourceRoutes("chat", "messages", {
   create: {
@@ -15,7 +13,7 @@ export const messagesRoutes = defineResourceRoutes("chat", "messages", {
     response: MessageResponseSchema,
     status: 201,
     access: AI_WRITE,
-    sureErrors: CHAT_ERRORS,
+    sureErrors: SURE_CHAT_ERRORS,
   },
   show: {
     method: "GET",
@@ -37,6 +35,6 @@ export const messagesRoutes = defineResourceRoutes("chat", "messages", {
     response: RetryResponseSchema,
     status: 202,
     access: AI_WRITE,
-    sureErrors: CHAT_ERRORS,
+    sureErrors: SURE_CHAT_ERRORS,
   },
 });
