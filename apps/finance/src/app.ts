@@ -13,7 +13,7 @@ import { createCategoryHandlers } from "./categories/category-handlers";
 import { createCategoryRepository } from "./categories/category-repository";
 import { createExchangeRateHandlers } from "./exchange-rates/exchange-rate-handlers";
 import { createExchangeRateRepository } from "./exchange-rates/exchange-rate-repository";
-import { createFamilySettingsHandlers } from "./family-settings/family-settings-handlers";
+import { createFamilyAiSwitchHandler, createFamilySettingsHandlers } from "./family-settings/family-settings-handlers";
 import { createFamilySettingsRepository } from "./family-settings/family-settings-repository";
 import { createLedgerImportHandlers } from "./ledger-import/ledger-import-handlers";
 import { createFamilyDataHandlers, type FamilyPurgeLimits } from "./family-data/family-data-handlers";
@@ -132,6 +132,7 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
       ...createFamilyDataHandlers(createFamilyDataRepository(db), deps.familyPurge),
       ...createFamilyExportChunkHandler(familyExports),
+      ...createFamilyAiSwitchHandler(settings),
       ...createInsightsHandlers(createIncomeStatementRepository(db), budgetRepository, familyCurrency),
     },
   );

@@ -29,6 +29,7 @@ describe("family settings", () => {
       default_account_sharing: "shared",
       custom_enabled_currencies: false,
       enabled_currencies: ["USD"],
+      ai_enabled: true,
     });
   });
 
@@ -82,5 +83,16 @@ describe("family settings", () => {
     expect((await as(actor).update({ enabled_currencies: ["GBP"] })).enabled_currencies).toEqual(["USD"]);
     const custom = await as(actor).update({ custom_enabled_currencies: true, enabled_currencies: ["gbp", "JPY", "GBP", "USD"] });
     expect(custom.enabled_currencies).toEqual(["USD", "GBP", "JPY"]);
+  });
+
+  it("keep the family's AI switch, which the gateway reads without making a row (a family never seen has it on)", async () => {
+    const actor = newActor();
+    const aiEnabled = async (who: Actor) => (await finance.call("familySettings.aiEnabled", "mutation", {}, contextOf(who))) as { ai_enabled: boolean };
+    expect(await aiEnabled(actor)).toEqual({ ai_enabled: true });
+    expect((await as(actor).update({ ai_enabled: false })).ai_enabled).toBe(false);
+    expect(await aiEnabled(actor)).toEqual({ ai_enabled: false });
+    expect(await aiEnabled(newActor())).toEqual({ ai_enabled: true });
+    expect((await as(newActor({ familyId: actor.familyId })).get()).ai_enabled).toBe(false);
+    await expectAppError(as(actor).update({ ai_enabled: "no" }), "validation_failed");
   });
 });

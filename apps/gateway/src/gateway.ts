@@ -3,6 +3,7 @@ import { createServiceClient, kafkaSecurityOf, kafkaTopicSettingsOf, type Logger
 import type { GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
+import { createAiSwitch } from "./http/ai-switch";
 import { createRateLimiter } from "./http/rate-limiter";
 import { createGatewayApp } from "./http/app";
 import { createDependencyStatus } from "./health/dependency-status";
@@ -95,7 +96,7 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     authenticate,
-    aiEnabledOf: identity.repositories.users.aiEnabledOf,
+    assertAiEnabled: createAiSwitch(identity.repositories.users.aiEnabledOf, services.finance),
     local,
     services,
     patientServices,

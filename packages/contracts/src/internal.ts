@@ -57,6 +57,8 @@ export const internalProcedures = {
     /** The actor's family's income and spending over a period by category, merchant or tag (the assistant's get_income_statement). */
     "insights.incomeStatement": { actor: "required", input: GetIncomeStatementArgsSchema, output: GetIncomeStatementResultSchema },
     /** Every line of one of the actor's family's budgets with its figures, computed once for all (the assistant's get_budget). */
+    /** Whether the actor's family has the AI assistant on (family settings' ai_enabled), for the gateway's gate of chat routes. */
+    "familySettings.aiEnabled": { actor: "required", input: z.object({}), output: z.object({ ai_enabled: z.boolean() }) },
     "insights.budgetLines": {
       actor: "required",
       input: z.object({ budget_id: UuidSchema }),

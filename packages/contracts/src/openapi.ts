@@ -111,7 +111,7 @@ const HAND_MOUNTED: Record<string, Record<string, Operation>> = {
       responses: {
         "200": { description: "The answer's events", content: { "text/event-stream": { schema: { type: "string" } } } },
         "401": ERROR("No or a bad credential"),
-        "403": ERROR("AI is not turned on for the user (feature_disabled)"),
+        "403": ERROR("AI is not turned on for the user, or is off for their family (feature_disabled)"),
         "404": ERROR("No such chat or message of the user"),
       },
     },

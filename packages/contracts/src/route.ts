@@ -13,7 +13,7 @@ export interface RouteAccess {
   auth: "public" | "any" | "bearer";
   scope?: Scope;
   role?: "admin";
-  /** A route of the AI assistant: answered only for a user who turned AI on (403 `feature_disabled`, as Sure's require_ai_enabled). */
+  /** A route of the AI assistant: answered only for a user who turned AI on, in a family that has it on (403 `feature_disabled`, as Sure's require_ai_enabled). */
   ai?: true;
 }
 

@@ -299,28 +299,50 @@ describe("the answer's event stream", () => {
   });
 });
 
+/** Every chat route (and the stream) answers the user 403 feature_disabled with this message, the scope check coming after. */
+async function expectEveryChatRouteRefused(user: TestUser, chatId: string, message: string): Promise<void> {
+  const attempts = [
+    api.get("/api/v1/chats", { apiKey: user.readKey }),
+    api.post("/api/v1/chats", { title: "x" }, { apiKey: user.writeKey }),
+    // Before the scope check, as Sure's require_ai_enabled.
+    api.post("/api/v1/chats", { title: "x" }, { apiKey: user.readKey }),
+    api.get(`/api/v1/chats/${chatId}`, { apiKey: user.readKey }),
+    api.patch(`/api/v1/chats/${chatId}`, { title: "x" }, { apiKey: user.writeKey }),
+    api.delete(`/api/v1/chats/${chatId}`, { apiKey: user.writeKey }),
+    api.post(`/api/v1/chats/${chatId}/messages`, { content: "hi" }, { apiKey: user.writeKey }),
+    api.post(`/api/v1/chats/${chatId}/messages/retry`, undefined, { apiKey: user.writeKey }),
+  ];
+  for (const res of await Promise.all(attempts)) {
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error: "feature_disabled", message });
+  }
+  const stream = await fetch(`${system.url}/api/v1/chats/${chatId}/messages/${chatId}/stream`, { headers: { "x-api-key": user.readKey } });
+  expect(stream.status).toBe(403);
+}
+
 describe("AI must be turned on", () => {
   it("answers 403 feature_disabled on every chat route for a user who has not turned AI on", async () => {
     const carol = await signUpUser(api, "no-ai");
     const id = "00000000-0000-4000-8000-000000000000";
-    const attempts = [
-      api.get("/api/v1/chats", { apiKey: carol.readKey }),
-      api.post("/api/v1/chats", { title: "x" }, { apiKey: carol.writeKey }),
-      // Before the scope check, as Sure's require_ai_enabled.
-      api.post("/api/v1/chats", { title: "x" }, { apiKey: carol.readKey }),
-      api.get(`/api/v1/chats/${id}`, { apiKey: carol.readKey }),
-      api.patch(`/api/v1/chats/${id}`, { title: "x" }, { apiKey: carol.writeKey }),
-      api.delete(`/api/v1/chats/${id}`, { apiKey: carol.writeKey }),
-      api.post(`/api/v1/chats/${id}/messages`, { content: "hi" }, { apiKey: carol.writeKey }),
-      api.post(`/api/v1/chats/${id}/messages/retry`, undefined, { apiKey: carol.writeKey }),
-    ];
-    for (const res of await Promise.all(attempts)) {
-      expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ error: "feature_disabled", message: "AI features are not enabled for this user" });
-    }
-    const stream = await fetch(`${system.url}/api/v1/chats/${id}/messages/${id}/stream`, { headers: { "x-api-key": carol.readKey } });
-    expect(stream.status).toBe(403);
+    await expectEveryChatRouteRefused(carol, id, "AI features are not enabled for this user");
     expect((await api.patch("/api/v1/auth/enable_ai", undefined, { apiKey: carol.writeKey })).status).toBe(200);
     expect((await api.get("/api/v1/chats", { apiKey: carol.readKey })).status).toBe(200);
+  });
+
+  it("answers 403 feature_disabled on every chat route while the family has AI off, whatever the user's switch; on again, chats answer", async () => {
+    const dana = await signUpUser(api, "family-off", { ai: true });
+    const chatId = ChatDetailSchema.parse((await api.post("/api/v1/chats", { title: "before" }, { apiKey: dana.writeKey })).body).id;
+    const off = await api.patch("/api/v1/family_settings", { family_settings: { ai_enabled: false } }, { apiKey: dana.writeKey });
+    expect(off.status).toBe(200);
+    expect(off.body.ai_enabled).toBe(false);
+    await expectEveryChatRouteRefused(dana, chatId, "AI features are turned off for this family");
+    // Another family is not touched by this one's switch.
+    expect((await api.get("/api/v1/chats", { apiKey: alice.readKey })).status).toBe(200);
+    // A read-only key cannot turn it back on: family settings are the admin's, with write scope.
+    expect((await api.patch("/api/v1/family_settings", { family_settings: { ai_enabled: true } }, { apiKey: dana.readKey })).status).toBe(403);
+    expect((await api.patch("/api/v1/family_settings", { family_settings: { ai_enabled: true } }, { apiKey: dana.writeKey })).body.ai_enabled).toBe(true);
+    const chat = await api.get(`/api/v1/chats/${chatId}`, { apiKey: dana.readKey });
+    expect(chat.status).toBe(200);
+    expect(chat.body.title).toBe("before");
   });
 });

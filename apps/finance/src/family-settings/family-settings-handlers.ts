@@ -1,4 +1,4 @@
-import type { RouteHandler } from "@hearth/service-kit";
+import type { InternalHandlers, RouteHandler } from "@hearth/service-kit";
 import type { FamilySettingsRepository } from "./family-settings-repository";
 import { toFamilySettingsResource } from "./family-settings-resource";
 
@@ -14,4 +14,9 @@ export function createFamilySettingsHandlers(settings: FamilySettingsRepository)
     return toFamilySettingsResource(row);
   };
   return { "familySettings.get": get, "familySettings.update": update };
+}
+
+/** The gateway's question before every chat route: is the assistant on for the actor's family (a family never seen has the default, on)? */
+export function createFamilyAiSwitchHandler(settings: FamilySettingsRepository): Pick<InternalHandlers<"finance">, "familySettings.aiEnabled"> {
+  return { "familySettings.aiEnabled": async ({ ctx }) => ({ ai_enabled: await settings.aiEnabled(ctx.actor.familyId) }) };
 }

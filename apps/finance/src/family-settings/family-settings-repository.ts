@@ -16,6 +16,7 @@ const CHANGE_COLUMNS = {
   default_account_sharing: "defaultAccountSharing",
   custom_enabled_currencies: "customEnabledCurrencies",
   enabled_currencies: "enabledCurrencies",
+  ai_enabled: "aiEnabled",
 } as const;
 
 /** One row per family, made with the defaults the first time it is read or changed. */
@@ -31,6 +32,12 @@ export function createFamilySettingsRepository(db: FinanceDb) {
       if (found) return found;
       await db.$executeRaw`INSERT INTO family_settings (family_id, updated_at) VALUES (${familyId}::uuid, now()) ON CONFLICT (family_id) DO NOTHING`;
       return db.familySettings.findUniqueOrThrow({ where: { familyId } });
+    },
+
+    /** Read without making the row: asked before every chat request, and the column's default is the answer for a family without one. */
+    async aiEnabled(familyId: string): Promise<boolean> {
+      const found = await db.familySettings.findUnique({ where: { familyId }, select: { aiEnabled: true } });
+      return found?.aiEnabled ?? true;
     },
 
     update(familyId: string, changes: SettingsChanges) {

@@ -24,6 +24,7 @@ export function toFamilySettingsResource(row: SettingsRow): FamilySettings {
     default_account_sharing: row.defaultAccountSharing === "private" ? "private" : "shared",
     custom_enabled_currencies: row.customEnabledCurrencies,
     enabled_currencies: enabledCurrenciesOf(row),
+    ai_enabled: row.aiEnabled,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -6,6 +6,7 @@ import express, { type Request, type Response, type Router } from "express";
 import { assertIdempotencyKey, type IdempotentRequests } from "../idempotency/idempotent-requests";
 import { authorize } from "../identity/auth/authenticator";
 import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
+import type { AiSwitch } from "./ai-switch";
 import { readCsvUpload } from "./csv-upload";
 import { readFileUpload } from "./file-upload";
 import { hasEmptyBody, isMultipart } from "./json-only";
@@ -22,8 +23,8 @@ export interface RouteBindingDeps {
   patientServices: Record<ServiceName, ServiceCall>;
   rateLimiter: RateLimiter;
   idempotency: IdempotentRequests;
-  /** Whether a user turned AI on: read live for each assistant request (routes with `access.ai`). */
-  aiEnabledOf: (userId: string) => Promise<boolean>;
+  /** Throws 403 `feature_disabled` unless the user and their family have AI on: read live for each assistant request (routes with `access.ai`). */
+  assertAiEnabled: AiSwitch;
 }
 
 /** What a route answers: its status and JSON body (none for 204; `{ location }` for a redirect). */
@@ -160,7 +161,7 @@ export async function authenticatedActor(access: RouteAccess, req: Request, res:
   res.set(rateLimitHeaders(usage));
   if (usage.current > usage.limit) throw rateLimitExceeded(usage);
   // Before the scope check, as Sure's require_ai_enabled runs before its scope filters.
-  if (access.ai && !(await deps.aiEnabledOf(actor.userId))) throw new AppError("feature_disabled");
+  if (access.ai) await deps.assertAiEnabled(actor, res.locals["requestId"] as string);
   authorize(actor, access);
   res.locals["log"] = (res.locals["log"] as Logger).child({ user_id: actor.userId, family_id: actor.familyId });
   return actor;

@@ -40,6 +40,8 @@ export const FamilySettingsSchema = z.object({
   default_account_sharing: z.enum(["shared", "private"]),
   custom_enabled_currencies: z.boolean(),
   enabled_currencies: z.array(z.string()),
+  /** Hearth's extension: the family-wide switch of the AI assistant; off, every chat route is 403 `feature_disabled` for every member. */
+  ai_enabled: z.boolean(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
 });
@@ -72,6 +74,7 @@ export const UpdateFamilySettingsBodySchema = z.object({
       default_account_sharing: z.enum(["shared", "private"]),
       custom_enabled_currencies: z.boolean(),
       enabled_currencies: z.array(Currency).max(200),
+      ai_enabled: z.boolean(),
     })
     .partial(),
 });

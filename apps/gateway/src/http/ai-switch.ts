@@ -1,0 +1,23 @@
+import { AppError, type Actor } from "@hearth/contracts";
+import type { ServiceCall } from "@hearth/service-kit";
+import { z } from "zod";
+
+const FamilyAiSchema = z.object({ ai_enabled: z.boolean() });
+
+/**
+ * The gate of the assistant's routes: both switches must be on, the user's own (Sure's
+ * enable_ai, kept by the gateway) and the family's (family settings' ai_enabled, kept by
+ * finance). Both are read live, at once, so turning either off takes effect with the next
+ * request. Off is 403 `feature_disabled`, saying which switch is off.
+ */
+export function createAiSwitch(userAiEnabled: (userId: string) => Promise<boolean>, finance: ServiceCall) {
+  return async (actor: Actor, requestId: string): Promise<void> => {
+    const [user, family] = await Promise.all([
+      userAiEnabled(actor.userId),
+      finance("familySettings.aiEnabled", "mutation", {}, { requestId, actor }).then((answer) => FamilyAiSchema.parse(answer).ai_enabled),
+    ]);
+    if (!user) throw new AppError("feature_disabled");
+    if (!family) throw new AppError("feature_disabled", { message: "AI features are turned off for this family" });
+  };
+}
+export type AiSwitch = ReturnType<typeof createAiSwitch>;
