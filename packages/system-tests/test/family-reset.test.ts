@@ -202,6 +202,19 @@ describe("DELETE /api/v1/users/reset", () => {
     expect(purge.completedAt).not.toBeNull();
     expect(purge.attempts).toBeGreaterThanOrEqual(2);
   });
+
+  it("is not complete while the reset is still open, even with every count at zero (a service's purge step may still be running)", async () => {
+    const user = await signUpUser(api, "reset-open");
+    const { status, family_id: familyId } = await statusOf(user);
+    expect(status).toBe("complete");
+    // A reset held by a live purger (its lease far ahead), which has not finished yet.
+    const purge = await system.db.gateway.familyPurge.create({
+      data: { familyId, kind: "reset", pendingServices: ["chat"], lockedUntil: new Date(Date.now() + 3_600_000) },
+    });
+    expect(await statusOf(user)).toMatchObject({ status: "data_remaining", reset_complete: false });
+    await system.db.gateway.familyPurge.update({ where: { id: purge.id }, data: { pendingServices: [], completedAt: new Date() } });
+    expect(await statusOf(user)).toMatchObject({ status: "complete", reset_complete: true });
+  });
 });
 
 describe("deleting a family's last member", () => {

@@ -14,8 +14,8 @@ export interface ClaimedPurge {
 /** The gateway's record of family purges in progress: written with the request, worked by the purger under a lease. */
 export function createFamilyPurgeRepository(db: IdentityDb) {
   return {
-    /** The family's reset that has not finished yet, if one was asked for. */
-    openReset: (tx: IdentityTx, familyId: string) =>
+    /** The family's reset that has not finished yet, if one was asked for; read in `tx` when given (under the family's lock). */
+    openReset: (familyId: string, tx: IdentityTx | IdentityDb = db) =>
       tx.familyPurge.findFirst({ where: { familyId, kind: "reset", completedAt: null }, orderBy: { createdAt: "asc" } }),
 
     create: (tx: IdentityTx, purge: { familyId: string; kind: FamilyPurgeKind; requestedById: string | null; services: readonly FamilyDataService[] }) =>

@@ -26,7 +26,7 @@ export function createFamilyResetHandlers({ purges, members, users, withIdentity
     const purge = await withIdentityEvents(request, async (tx, record) => {
       // Under the family's lock, so parallel requests queue one reset, not several.
       await members.lockFamily(tx, familyId);
-      const open = await purges.openReset(tx, familyId);
+      const open = await purges.openReset(familyId, tx);
       if (open) return open;
       record("user.data_reset", { familyId, user: await users.findRef(tx, userId), sessionId: sessionId ?? null });
       return purges.create(tx, { familyId, kind: "reset", requestedById: userId, services: FAMILY_DATA_SERVICES });
@@ -41,17 +41,22 @@ export function createFamilyResetHandlers({ purges, members, users, withIdentity
     };
   };
 
-  /** Counts what every service still holds: complete only when all are zero (a service that cannot answer fails the request, never reads as zero). */
+  /**
+   * Counts what every service still holds (a service that cannot answer fails the request, never
+   * reads as zero). Complete only when all are zero and no reset of the family is still open:
+   * Sure's counts can reach zero while a service's purge step is still removing what they do not count.
+   */
   const resetStatus: LocalHandler<"users.resetStatus"> = async ({ actor, request }) => {
     const { familyId } = requireActor(actor);
-    const answers = await Promise.all(
-      FAMILY_DATA_SERVICES.map(async (service) =>
+    const [open, ...answers] = await Promise.all([
+      purges.openReset(familyId),
+      ...FAMILY_DATA_SERVICES.map(async (service) =>
         FamilyDataCountsSchema.parse(await services[service]("familyData.counts", "mutation", { familyId }, { requestId: request.requestId, actor: null })),
       ),
-    );
+    ]);
     const counts: Record<string, number> = Object.fromEntries(SURE_RESET_COUNT_KEYS.map((key) => [key, 0]));
     for (const answer of answers) for (const [key, count] of Object.entries(answer.counts)) counts[key] = (counts[key] ?? 0) + count;
-    const complete = Object.values(counts).every((count) => count === 0);
+    const complete = open === null && Object.values(counts).every((count) => count === 0);
     return { status: complete ? "complete" : "data_remaining", family_id: familyId, reset_complete: complete, counts };
   };
 
