@@ -113,6 +113,7 @@ describe("reply claims", () => {
       default_account_sharing: "shared",
       custom_enabled_currencies: false,
       enabled_currencies: ["USD"],
+      ai_enabled: true,
       created_at: new Date().toISOString(),
       updated_at: new Date().toISOString(),
     });
