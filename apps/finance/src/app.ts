@@ -16,7 +16,7 @@ import { createExchangeRateRepository } from "./exchange-rates/exchange-rate-rep
 import { createFamilyAiSwitchHandler, createFamilySettingsHandlers } from "./family-settings/family-settings-handlers";
 import { createFamilySettingsRepository } from "./family-settings/family-settings-repository";
 import { createLedgerImportHandlers } from "./ledger-import/ledger-import-handlers";
-import { createFamilyDataHandlers, type FamilyPurgeLimits } from "./family-data/family-data-handlers";
+import { DEFAULT_FAMILY_PURGE_LIMITS, createFamilyDataHandlers, type FamilyPurgeLimits } from "./family-data/family-data-handlers";
 import { createFamilyDataRepository } from "./family-data/family-data-repository";
 import { createFamilyExportChunkHandler, createFamilyExportHandlers } from "./family-exports/family-export-handlers";
 import { createFamilyExportRepository } from "./family-exports/family-export-repository";
@@ -64,8 +64,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   syncLease?: Partial<SyncLeaseOptions>;
   /** How recurring detection is debounced, leased and polled (tests shorten it; DEFAULT_RECURRING_SCAN otherwise). */
   recurringScan?: Partial<RecurringScanOptions>;
-  /** Batch size and time budget of a family purge step (tests shrink them). */
-  familyPurge?: FamilyPurgeLimits;
+  /** Batch size, time budget and timeouts of a family purge step (tests shrink them). */
+  familyPurge?: Partial<FamilyPurgeLimits>;
   /** How the export worker polls and holds a build (tests shorten it). */
   familyExportWorker?: Partial<FamilyExportWorkerOptions>;
   /** How the import worker polls and holds a publish (tests shorten it). */
@@ -130,7 +130,7 @@ export function createFinanceService(deps: FinanceDeps) {
     },
     {
       ...createLedgerImportHandlers(createLedgerImportRepository(db), { enabled: deps.ledgerImport ?? false }),
-      ...createFamilyDataHandlers(createFamilyDataRepository(db), deps.familyPurge),
+      ...createFamilyDataHandlers(createFamilyDataRepository(db), { ...DEFAULT_FAMILY_PURGE_LIMITS, ...deps.familyPurge }),
       ...createFamilyExportChunkHandler(familyExports),
       ...createFamilyAiSwitchHandler(settings),
       ...createInsightsHandlers(createIncomeStatementRepository(db), budgetRepository, familyCurrency),

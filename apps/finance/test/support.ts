@@ -26,7 +26,9 @@ export const financeBasics: ServiceBasics<FinanceDb, RunningFinance["parts"]> = 
 };
 
 /** The finance service on a fresh, migrated database, listening on a free port. */
-export function startFinance(options: Pick<FinanceDeps, "ledgerImport" | "syncLease" | "importWorker" | "familyExportWorker"> = {}): Promise<RunningFinance> {
+export function startFinance(
+  options: Pick<FinanceDeps, "ledgerImport" | "syncLease" | "importWorker" | "familyExportWorker" | "familyPurge"> = {},
+): Promise<RunningFinance> {
   return startServiceUnderTest({ ...financeUnderTest, create: (deps) => createFinanceService({ ...deps, ...options }) });
 }
 

@@ -28,6 +28,11 @@ export function isStatementTimeout(err: unknown): boolean {
   return codeOf(err) === "57014" || (rawQueryCodeOf(err) ?? adapterOriginalCodeOf(err)) === "57014";
 }
 
+/** A statement gave up waiting for a lock after `lock_timeout` (PostgreSQL 55P03), however Prisma wraps it. */
+export function isLockTimeout(err: unknown): boolean {
+  return codeOf(err) === "55P03" || (rawQueryCodeOf(err) ?? adapterOriginalCodeOf(err)) === "55P03";
+}
+
 const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001", "3D000", "P1003"]);
 
 /** The driver adapter's names for the same failures (`meta.driverAdapterError.cause.kind`), e.g. a refused connection. */

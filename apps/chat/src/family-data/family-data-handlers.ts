@@ -1,9 +1,11 @@
-import type { InternalHandlers } from "@hearth/service-kit";
+import { isLockTimeout, isStatementTimeout, type InternalHandlers } from "@hearth/service-kit";
 import type { FamilyDataRepository } from "./family-data-repository";
 
 /** Chats per DELETE. */
 const BATCH = 1_000;
 const STEP_BUDGET_MS = 3_000;
+/** A batch gives way to other work's locks, and never outlives the purger's 10 s call. */
+const TIMEOUTS = { lockMs: 2_000, statementMs: 5_000 };
 
 /**
  * chat's part of a family purge and of the reset status: a family's chats (with their messages)
@@ -15,7 +17,14 @@ export function createFamilyDataHandlers(data: FamilyDataRepository): Pick<Inter
       const deadline = Date.now() + STEP_BUDGET_MS;
       let deleted = 0;
       for (;;) {
-        const gone = await data.deleteChats(input.familyId, BATCH);
+        let gone: number;
+        try {
+          gone = await data.deleteChats(input.familyId, BATCH, TIMEOUTS);
+        } catch (err) {
+          // The next step carries on.
+          if (isLockTimeout(err) || isStatementTimeout(err)) return { done: false, deleted };
+          throw err;
+        }
         deleted += gone;
         if (gone < BATCH) return { done: true, deleted };
         if (Date.now() >= deadline) return { done: false, deleted };

@@ -3,9 +3,16 @@ import type { ChatDb } from "../db";
 /** chat's rows of a family, for a purge and the reset status. */
 export function createFamilyDataRepository(db: ChatDb) {
   return {
-    /** Deletes up to `limit` of the family's chats (their messages go by cascade); answers how many went. */
-    deleteChats: (familyId: string, limit: number): Promise<number> =>
-      db.$executeRaw`DELETE FROM chats WHERE id IN (SELECT id FROM chats WHERE family_id = ${familyId}::uuid LIMIT ${limit})`,
+    /**
+     * Deletes up to `limit` of the family's chats (their messages go by cascade); answers how many
+     * went. Waits at most `lockMs` for a lock (an answer being stored) and runs at most `statementMs`.
+     */
+    deleteChats: (familyId: string, limit: number, timeouts: { lockMs: number; statementMs: number }): Promise<number> =>
+      db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeouts.lockMs))}`);
+        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeouts.statementMs))}`);
+        return tx.$executeRaw`DELETE FROM chats WHERE id IN (SELECT id FROM chats WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
+      }),
 
     async counts(familyId: string): Promise<Record<string, number>> {
       const [row] = await db.$queryRaw<{ chats: bigint; messages: bigint }[]>`

@@ -1,4 +1,4 @@
-import type { InternalHandlers } from "@hearth/service-kit";
+import { isLockTimeout, isStatementTimeout, type InternalHandlers } from "@hearth/service-kit";
 import { tablesPurgedBy, type FamilyDataRepository } from "./family-data-repository";
 
 export interface FamilyPurgeLimits {
@@ -6,17 +6,21 @@ export interface FamilyPurgeLimits {
   batchSize: number;
   /** A step stops starting batches after this long and answers `done: false` (the caller's timeout is longer). */
   stepBudgetMs: number;
+  /** How long a batch waits for a lock held by other work on the family's rows before the step gives way. */
+  lockTimeoutMs: number;
+  /** How long one batch may run (within the purger's call timeout, so no statement outlives its call). */
+  statementTimeoutMs: number;
 }
 
-export const DEFAULT_FAMILY_PURGE_LIMITS: FamilyPurgeLimits = { batchSize: 10_000, stepBudgetMs: 3_000 };
+export const DEFAULT_FAMILY_PURGE_LIMITS: FamilyPurgeLimits = { batchSize: 10_000, stepBudgetMs: 3_000, lockTimeoutMs: 2_000, statementTimeoutMs: 5_000 };
 
 type FamilyDataHandlers = Pick<InternalHandlers<"finance">, "familyData.purge" | "familyData.counts">;
 
 /**
  * finance's part of a family purge (called by the gateway's purger, step after step) and of the
  * reset status. A step deletes table after table in batches until its time budget is spent; it
- * answers done only after a pass that reached the last table, so a purge cut short by a crash
- * or a timeout simply carries on at the next step.
+ * answers done only after a pass that reached the last table, so a purge cut short by a crash,
+ * a timeout or a lock it would wait on too long simply carries on at the next step.
  */
 export function createFamilyDataHandlers(data: FamilyDataRepository, limits: FamilyPurgeLimits = DEFAULT_FAMILY_PURGE_LIMITS): FamilyDataHandlers {
   return {
@@ -25,7 +29,14 @@ export function createFamilyDataHandlers(data: FamilyDataRepository, limits: Fam
       let deleted = 0;
       for (const table of tablesPurgedBy(input.scope)) {
         for (;;) {
-          const gone = await data.deleteBatch(table, input.familyId, limits.batchSize);
+          let gone: number;
+          try {
+            gone = await data.deleteBatch(table, input.familyId, limits.batchSize, { lockMs: limits.lockTimeoutMs, statementMs: limits.statementTimeoutMs });
+          } catch (err) {
+            // Other work holds the rows or the batch is slow: give way, the purger's next step carries on.
+            if (isLockTimeout(err) || isStatementTimeout(err)) return { done: false, deleted };
+            throw err;
+          }
           deleted += gone;
           if (gone < limits.batchSize) break;
           if (Date.now() >= deadline) return { done: false, deleted };

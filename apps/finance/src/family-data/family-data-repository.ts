@@ -49,12 +49,21 @@ export function tablesPurgedBy(scope: FamilyPurgeScope): readonly string[] {
 /** Finance's part of a family purge and of the reset status. */
 export function createFamilyDataRepository(db: FinanceDb) {
   return {
-    /** Deletes up to `limit` of the family's rows of `table`; answers how many went. */
-    async deleteBatch(table: string, familyId: string, limit: number): Promise<number> {
+    /**
+     * Deletes up to `limit` of the family's rows of `table`; answers how many went. A batch waits
+     * at most `timeouts.lockMs` for a lock (a sync or an export holding the family's rows) and runs
+     * at most `timeouts.statementMs`: past either it fails (55P03, 57014) and the step ends early,
+     * instead of a statement left waiting in the database after the purger's call gave up.
+     */
+    async deleteBatch(table: string, familyId: string, limit: number, timeouts: { lockMs: number; statementMs: number }): Promise<number> {
       const name = Prisma.raw(`"${table}"`);
-      if (KEYED_BY_FAMILY.has(table)) return db.$executeRaw`DELETE FROM ${name} WHERE family_id = ${familyId}::uuid`;
-      return db.$executeRaw`
-        DELETE FROM ${name} WHERE id IN (SELECT id FROM ${name} WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
+      return db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeouts.lockMs))}`);
+        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeouts.statementMs))}`);
+        if (KEYED_BY_FAMILY.has(table)) return tx.$executeRaw`DELETE FROM ${name} WHERE family_id = ${familyId}::uuid`;
+        return tx.$executeRaw`
+          DELETE FROM ${name} WHERE id IN (SELECT id FROM ${name} WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
+      });
     },
 
     /** Lists cached under the old ledger version must not outlive a reset. */
