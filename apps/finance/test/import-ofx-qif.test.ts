@@ -23,7 +23,7 @@ import { readQifImport } from "../src/imports/qif/qif-import";
 import { StatementFileError } from "../src/imports/statement-files/statement-file-error";
 import type { StatementReadOptions } from "../src/imports/statement-files/statement-file";
 import { preflightStatementImport } from "../src/imports/statement-files/statement-upload";
-import { eventually, expectAppError, financeAs, newActor, startFinance, type RunningFinance } from "./support";
+import { expectAppError, financeAs, newActor, publishedImport, startFinance, type RunningFinance } from "./support";
 
 const TODAY = "2026-05-01";
 
@@ -696,14 +696,7 @@ describe("OfxImport and QifImport through imports.create", () => {
   type Family = Awaited<ReturnType<typeof newFamily>>;
 
   async function published(family: Family, type: string, content: string, extra: Record<string, unknown> = {}): Promise<ImportDetail> {
-    const created = ImportResponseSchema.parse(
-      await family.call("imports.create", { type, account_id: family.accountId, raw_file_content: content, publish: true, ...extra }),
-    ).data;
-    const detail = await eventually(async () => {
-      const found = ImportResponseSchema.parse(await family.call("imports.get", { id: created.id })).data;
-      expect(["complete", "failed"]).toContain(found.status);
-      return found;
-    });
+    const detail = await publishedImport(family.call, { type, account_id: family.accountId, raw_file_content: content, ...extra });
     expect(detail.error ?? null, "the import failed").toBeNull();
     return detail;
   }

@@ -4,7 +4,7 @@
 // merchant_import_test.rb: those mirror MerchantImport#import!).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportResponseSchema, RuleCollectionSchema, type Actor, type ImportDetail, type Rule } from "@hearth/contracts";
-import { eventually, expectAppError, financeAs, newActor, startFinance, type RunningFinance } from "./support";
+import { expectAppError, financeAs, newActor, publishedImport, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 
@@ -19,14 +19,7 @@ function newFamily(actor: Actor = newActor()) {
 type Family = ReturnType<typeof newFamily>;
 
 /** Uploads `csv` asking for it to be published, and waits until the worker has finished with it. */
-async function publish(family: Family, type: string, csv: string): Promise<ImportDetail> {
-  const created = ImportResponseSchema.parse(await family.call("imports.create", { type, raw_file_content: csv, publish: true })).data;
-  return eventually(async () => {
-    const detail = ImportResponseSchema.parse(await family.call("imports.get", { id: created.id })).data;
-    expect(["complete", "failed"]).toContain(detail.status);
-    return detail;
-  });
-}
+const publish = (family: Family, type: string, csv: string): Promise<ImportDetail> => publishedImport(family.call, { type, raw_file_content: csv });
 
 async function published(family: Family, type: string, csv: string): Promise<ImportDetail> {
   const detail = await publish(family, type, csv);
@@ -496,24 +489,44 @@ describe("RuleImport", () => {
 });
 
 describe("revert", () => {
-  it("leaves categories, merchants and rules in place: Sure's revert removes only accounts and entries", async () => {
+  it("removes the categories, merchants and rules each import made, keeping a category another import's rule names (its import id cleared)", async () => {
     const family = newFamily();
-    const categories = await published(family, "CategoryImport", "name\nKept");
-    const merchants = await published(family, "MerchantImport", "name\nKept Merchant");
+    const categories = await published(family, "CategoryImport", "name\nKept\nGone");
+    const merchants = await published(family, "MerchantImport", "name\nGone Merchant");
     const rules = await published(
       family,
       "RuleImport",
       [
         "name,resource_type,active,effective_date,conditions,actions",
-        csvLine(["Kept rule", "transaction", "true", "", JSON.stringify([]), JSON.stringify([{ action_type: "set_transaction_category", value: "Kept" }])]),
+        csvLine([
+          "Gone rule",
+          "transaction",
+          "true",
+          "",
+          JSON.stringify([{ condition_type: "transaction_merchant", operator: "=", value: "Made Merchant" }]),
+          JSON.stringify([{ action_type: "set_transaction_category", value: "Kept" }]),
+        ]),
       ].join("\n"),
     );
-    for (const detail of [categories, merchants, rules]) {
+    expect(rules.result).toMatchObject({ rules_created: 1, merchants_created: 1, categories_created: 0 });
+    expect(await categoryNamed(family.familyId, "Kept")).toMatchObject({ importId: categories.id });
+    expect(
+      await finance.db.merchant.findMany({ where: { familyId: family.familyId }, select: { name: true, importId: true }, orderBy: { name: "asc" } }),
+    ).toEqual([
+      { name: "Gone Merchant", importId: merchants.id },
+      { name: "Made Merchant", importId: rules.id },
+    ]);
+
+    for (const detail of [categories, merchants]) {
       expect(ImportResponseSchema.parse(await family.call("imports.revert", { id: detail.id })).data.status).toBe("pending");
     }
-    const kept = await categoryNamed(family.familyId, "Kept");
-    expect(await finance.db.merchant.count({ where: { familyId: family.familyId, name: "Kept Merchant" } })).toBe(1);
-    const [rule] = await finance.db.rule.findMany({ where: { familyId: family.familyId }, include: { actions: true } });
-    expect(rule?.actions[0]?.value).toBe(kept.id);
+    // The rule, another import's, names Kept: it stays, the family's own now.
+    expect((await categoriesOf(family.familyId)).map((c) => [c.name, c.importId])).toEqual([["Kept", null]]);
+    expect((await finance.db.merchant.findMany({ where: { familyId: family.familyId } })).map((m) => m.name)).toEqual(["Made Merchant"]);
+
+    expect(ImportResponseSchema.parse(await family.call("imports.revert", { id: rules.id })).data.status).toBe("pending");
+    expect(await finance.db.rule.count({ where: { familyId: family.familyId } })).toBe(0);
+    expect(await finance.db.merchant.count({ where: { familyId: family.familyId } })).toBe(0);
+    expect((await categoriesOf(family.familyId)).map((c) => c.name)).toEqual(["Kept"]);
   });
 });

@@ -154,7 +154,7 @@ describe("TradeImport", () => {
     expect(await tradesOf(call, brokerage.id)).toHaveLength(6);
   });
 
-  it("a revert removes exactly the import's trades and their holdings (Import#revert)", async () => {
+  it("a revert removes exactly the import's trades, their holdings and the securities it made (Import#revert)", async () => {
     const { actor, call } = newFamily();
     const brokerage = await account(call, "Brokerage", "investment");
     const own = TradeSchema.parse(
@@ -168,8 +168,8 @@ describe("TradeImport", () => {
     await settled(finance);
     const { holdings } = await call("holdings.list", { account_id: brokerage.id, date: "2026-03-04" });
     expect(holdings.map((h: { security: { ticker: string } }) => h.security.ticker)).toEqual(["MSFT"]);
-    // Securities stay, as in Sure (a revert destroys entries and accounts only).
-    expect(await finance.db.security.count({ where: { familyId: actor.familyId } })).toBe(3);
+    // The securities it made go too (Sure keeps them: its revert destroys entries and accounts only); the family's own stays.
+    expect((await finance.db.security.findMany({ where: { familyId: actor.familyId } })).map((s) => s.ticker)).toEqual(["MSFT"]);
   });
 });
 

@@ -520,13 +520,13 @@ describe("SureImport: refusals and revert", () => {
     expect(await written(family.familyId)).toEqual({ accounts: 0, entries: 0, categories: 0 });
   });
 
-  it("reverts by removing the accounts and entries it made, and can publish again (Sure: Import#revert)", async () => {
+  it("reverts by removing the accounts, entries and tags it made, and can publish again (Sure: Import#revert)", async () => {
     const family = newFamily();
     const own = await family.call("accounts.create", { account: { name: "Mine", account_type: "depository", balance: "5" } });
     const content = ndjson(
       account,
       { type: "Transaction", data: { id: "t-1", account_id: "a-1", date: "2024-01-05", amount: "12.34", name: "Lunch" } },
-      { type: "Tag", data: { id: "g-1", name: "Kept" } },
+      { type: "Tag", data: { id: "g-1", name: "Trip" } },
     );
     const detail = await published(family, content);
     expect(await finance.db.account.count({ where: { importId: detail.id } })).toBe(1);
@@ -537,11 +537,12 @@ describe("SureImport: refusals and revert", () => {
     expect(reverted.status).toBe("pending");
     expect(await finance.db.account.findMany({ where: { familyId: family.familyId }, select: { id: true } })).toEqual([{ id: own.id }]);
     expect(await finance.db.entry.count({ where: { importId: detail.id } })).toBe(0);
-    // What an import does not own is the family's now: tags, categories, merchants stay.
-    expect(await finance.db.tag.count({ where: { familyId: family.familyId, name: "Kept" } })).toBe(1);
+    // The tag it made goes with it (Sure's revert would leave it): the family's tables are as before.
+    expect(await finance.db.tag.count({ where: { familyId: family.familyId } })).toBe(0);
 
     await family.call("imports.publish", { id: detail.id });
     expect((await finished(family, detail.id)).status).toBe("complete");
     expect(await finance.db.account.count({ where: { importId: detail.id } })).toBe(1);
+    expect(await finance.db.tag.count({ where: { importId: detail.id } })).toBe(1);
   });
 });

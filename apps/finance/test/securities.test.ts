@@ -22,6 +22,7 @@ describe("security resource", () => {
     websiteUrl: "https://www.apple.com",
     logoUrl: null,
     firstProviderPriceOn: dateOf("2020-01-02"),
+    importId: null,
     createdAt: new Date("2024-01-15T10:00:00Z"),
     updatedAt: new Date("2024-01-16T10:00:00Z"),
   };

@@ -1,7 +1,8 @@
-import { routes, type Actor, type RouteDef } from "@hearth/contracts";
+import { ImportConfigParamsSchema, ImportResponseSchema, routes, type Actor, type ImportDetail, type RouteDef } from "@hearth/contracts";
 import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb } from "../src/db";
+import { createImportRepository } from "../src/imports/import-repository";
 
 export { contextOf, expectAppError, newActor } from "@hearth/test-kit";
 
@@ -69,4 +70,29 @@ export async function eventually<T>(check: () => Promise<T>, { timeoutMs = 20_00
 export async function storedBalances(finance: RunningFinance, accountId: string) {
   const rows = await finance.db.balance.findMany({ where: { accountId }, orderBy: [{ date: "asc" }, { currency: "asc" }] });
   return rows.map(({ id: _id, createdAt: _c, updatedAt: _u, ...row }) => row);
+}
+
+/** Creates an import with its publish asked for (`body`: imports.create's), and waits until the worker has finished it, complete or failed. */
+export async function publishedImport(call: ReturnType<typeof financeAs>, body: Record<string, unknown>): Promise<ImportDetail> {
+  const created = ImportResponseSchema.parse(await call("imports.create", { ...body, publish: true })).data;
+  return eventually(async () => {
+    const found = ImportResponseSchema.parse(await call("imports.get", { id: created.id })).data;
+    if (found.status !== "complete" && found.status !== "failed") throw new Error(`import ${created.id} is still ${found.status}`);
+    return found;
+  });
+}
+
+/** An empty TransactionImport of `familyId` queued for publishing (for tests that claim by hand); answers its id. */
+export async function queuedEmptyImport(finance: RunningFinance, familyId: string): Promise<string> {
+  const imports = createImportRepository(finance.db);
+  const created = await imports.create(familyId, {
+    type: "TransactionImport",
+    accountId: null,
+    configuration: ImportConfigParamsSchema.parse({}),
+    content: "",
+    rows: [],
+    counts: { rows: 0, valid: 0 },
+  });
+  if (!(await imports.requestPublish(familyId, created.id))) throw new Error(`import ${created.id} could not be queued`);
+  return created.id;
 }

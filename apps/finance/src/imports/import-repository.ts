@@ -1,9 +1,10 @@
 import type { ImportConfig, ImportStatus, ImportType } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
-import { adjustTransactionCount } from "../ledger/ledger-version";
+import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
 import { risingIds } from "../rules/sql-ids";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
+import { removeImportCatalog } from "./import-revert-catalog";
 import { Prisma, type Import, type ImportRow } from "../generated/prisma/client";
 
 /** A row as stored: values' integers (amounts in minor units) as decimal strings, JSON having no bigint. */
@@ -155,9 +156,10 @@ export function createImportRepository(db: FinanceDb) {
     },
 
     /**
-     * Removes exactly what a complete import added (its entries, the accounts it made) and
-     * queues the syncs they need; the import is pending again (Sure's Import#revert), and can be
-     * published anew. Null: no such import; false: it is not complete.
+     * Removes exactly what a complete import added (its entries, the accounts it made, then the
+     * records it made that nothing outside it uses: removeImportCatalog) and queues the syncs
+     * they need; the import is pending again (Sure's Import#revert), and can be published anew.
+     * Null: no such import; false: it is not complete.
      */
     async revert(familyId: string, id: string): Promise<boolean | null> {
       return db.$transaction(
@@ -171,10 +173,13 @@ export function createImportRepository(db: FinanceDb) {
           await tx.$executeRaw`DELETE FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;
           const removedAccounts = await tx.$queryRaw<{ id: string }[]>`
             DELETE FROM accounts WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid RETURNING id`;
+          await removeImportCatalog(tx, familyId, id);
           const gone = new Set(removedAccounts.map((a) => a.id));
           for (const window of windows) {
             if (!gone.has(window.account_id)) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
           }
+          // Cached list totals and page positions are of the ledger with the import in it.
+          await bumpLedgerVersion(tx, familyId);
           await adjustTransactionCount(tx, familyId, null);
           await tx.import.update({ where: { id }, data: { status: "pending", result: Prisma.DbNull, rowsDone: 0, completedAt: null, error: null } });
           return true;

@@ -83,7 +83,14 @@ export async function publishCategoryImport(
   if (created.length > 0) {
     // A name another request took meanwhile is updated below like one the family had.
     await tx.category.createMany({
-      data: created.map(([name, fields]) => ({ familyId, name, color: fields.color, icon: fields.icon, classification: fields.classification })),
+      data: created.map(([name, fields]) => ({
+        familyId,
+        name,
+        color: fields.color,
+        icon: fields.icon,
+        classification: fields.classification,
+        importId: target.id,
+      })),
       skipDuplicates: true,
     });
   }

@@ -31,7 +31,10 @@ export async function publishMerchantImport(
     new Set(existing.map((merchant) => merchant.name)),
   );
   // A name another request took meanwhile is left out: skipped too.
-  const { count } = await tx.merchant.createMany({ data: plan.create.map((merchant) => ({ familyId, ...merchant })), skipDuplicates: true });
+  const { count } = await tx.merchant.createMany({
+    data: plan.create.map((merchant) => ({ familyId, ...merchant, importId: target.id })),
+    skipDuplicates: true,
+  });
   await onProgress(rows.length);
   return { merchants_created: count, merchants_skipped: plan.skipped + plan.create.length - count };
 }

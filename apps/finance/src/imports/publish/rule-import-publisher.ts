@@ -68,7 +68,7 @@ export async function publishRuleImport(tx: FinanceTx, target: PublishTarget, on
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`rules:${familyId}`}, 0))`;
   const rows = await tx.importRow.findMany({ where: { importId: target.id }, select: { rowNumber: true, values: true }, orderBy: { rowNumber: "asc" } });
   const outcome: RulePublishOutcome = { rules_created: 0, rules_updated: 0, categories_created: 0, merchants_created: 0, tags_created: 0 };
-  const references = referenceResolver(tx, familyId, outcome);
+  const references = referenceResolver(tx, familyId, target.id, outcome);
   const existing = await existingRules(tx, familyId, rows);
   let room = RULE_LIMITS.rulesPerFamily - (await tx.rule.count({ where: { familyId } }));
 
@@ -117,6 +117,7 @@ export async function publishRuleImport(tx: FinanceTx, target: PublishTarget, on
       await tx.rule.create({
         data: {
           familyId,
+          importId: target.id,
           name: rule.name,
           resourceType: "transaction",
           ...fields,
@@ -225,8 +226,8 @@ async function resolvedConditions(conditions: readonly unknown[], references: Re
 
 type ReferenceResolver = ReturnType<typeof referenceResolver>;
 
-/** Finds (or makes) the family's categories, merchants, tags and accounts named in rules, each name once per import. */
-function referenceResolver(tx: FinanceTx, familyId: string, made: RulePublishOutcome) {
+/** Finds (or makes, with the import's id) the family's categories, merchants, tags and accounts named in rules, each name once per import. */
+function referenceResolver(tx: FinanceTx, familyId: string, importId: string, made: RulePublishOutcome) {
   const known = new Map<string, string>();
 
   async function byId(kind: ReferenceKind, id: string): Promise<string | null> {
@@ -272,14 +273,15 @@ function referenceResolver(tx: FinanceTx, familyId: string, made: RulePublishOut
       throw new RowProblem(`${where}: cannot make ${kind.toLowerCase()} "${shown(name)}": ${check.error.issues.map((i) => i.message).join("; ")}`);
     if (kind === "Category") {
       made.categories_created++;
-      return (await tx.category.create({ data: { familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name) }, select: { id: true } })).id;
+      return (await tx.category.create({ data: { familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name), importId }, select: { id: true } }))
+        .id;
     }
     if (kind === "Merchant") {
       made.merchants_created++;
-      return (await tx.merchant.create({ data: { familyId, name }, select: { id: true } })).id;
+      return (await tx.merchant.create({ data: { familyId, name, importId }, select: { id: true } })).id;
     }
     made.tags_created++;
-    return (await tx.tag.create({ data: { familyId, name, color: pickTagColor() }, select: { id: true } })).id;
+    return (await tx.tag.create({ data: { familyId, name, color: pickTagColor(), importId }, select: { id: true } })).id;
   }
 
   return {

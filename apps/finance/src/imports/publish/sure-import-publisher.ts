@@ -62,9 +62,10 @@ async function readStoredContent(tx: FinanceTx, target: PublishTarget, currency:
  * records name the new rows: accounts (with their opening balances), categories (parents first),
  * tags, merchants, recurring transactions, transactions, transfers and rejected transfers,
  * trades (securities found or made by ticker), valuations, budgets and their lines, rules.
- * Accounts and entries carry the import's id: its revert removes them. Balance and Holding
- * records are not written: balances and holdings are Hearth's computations, and follow from the
- * syncs queued here for every account the import made. Progress counts NDJSON lines done.
+ * Every record it makes (not one it finds by name, ticker or period) carries the import's id: its
+ * revert removes them. Balance and Holding records are not written: balances and holdings are
+ * Hearth's computations, and follow from the syncs queued here for every account the import
+ * made. Progress counts NDJSON lines done.
  */
 export async function publishSureImport(
   tx: FinanceTx,

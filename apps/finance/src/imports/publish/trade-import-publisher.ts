@@ -63,7 +63,7 @@ export async function publishTradeImport(tx: FinanceTx, target: PublishTarget, o
      WHERE r.import_id = ${importId}::uuid AND r.values IS NOT NULL`;
 
   await resolveAccounts(tx, target);
-  const securitiesCreated = await resolveSecurities(tx, familyId);
+  const securitiesCreated = await resolveSecurities(tx, familyId, importId);
   await nameUnnamedRows(tx);
 
   // Duplicates, one for one, then ids for the rest (rising, as Prisma's UUIDv7 ids do).
@@ -132,9 +132,9 @@ async function resolveAccounts(tx: FinanceTx, target: PublishTarget): Promise<vo
 /**
  * Securities by ticker, as the trades API reads one ("aapl|XNAS" is AAPL on XNAS; the row's
  * exchange column wins): the family's, else made offline with the exchange of the ticker's first
- * row. The family holds one security per ticker, so rows naming other exchanges share it.
+ * row and the import's id (its revert removes it). The family holds one security per ticker, so rows naming other exchanges share it.
  */
-async function resolveSecurities(tx: FinanceTx, familyId: string): Promise<number> {
+async function resolveSecurities(tx: FinanceTx, familyId: string, importId: string): Promise<number> {
   const raw = await tx.$queryRaw<{ raw_ticker: string }[]>`SELECT DISTINCT raw_ticker FROM trade_import_stage`;
   const parsed = raw.map(({ raw_ticker }) => ({ raw: raw_ticker, ...tickerOf(raw_ticker) }));
   const blank = parsed.filter((ticker) => ticker.ticker === "");
@@ -146,8 +146,8 @@ async function resolveSecurities(tx: FinanceTx, familyId: string): Promise<numbe
      WHERE s.raw_ticker = t.raw`;
   const ids = risingIds();
   const created = await tx.$executeRaw`
-    INSERT INTO securities (id, family_id, ticker, exchange_operating_mic, offline, kind, created_at, updated_at)
-    SELECT ${ids(Prisma.sql`row_number() OVER (ORDER BY first_row)`)}, ${familyId}::uuid, ticker, mic, true, 'standard', now(), now()
+    INSERT INTO securities (id, family_id, ticker, exchange_operating_mic, offline, kind, import_id, created_at, updated_at)
+    SELECT ${ids(Prisma.sql`row_number() OVER (ORDER BY first_row)`)}, ${familyId}::uuid, ticker, mic, true, 'standard', ${importId}::uuid, now(), now()
       FROM (SELECT DISTINCT ON (ticker) ticker, mic, row_number AS first_row FROM trade_import_stage ORDER BY ticker, row_number) firsts
      WHERE NOT EXISTS (SELECT 1 FROM securities x WHERE x.family_id = ${familyId}::uuid AND x.ticker = firsts.ticker)
      ORDER BY first_row

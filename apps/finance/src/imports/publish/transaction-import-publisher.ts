@@ -60,11 +60,11 @@ export async function publishTransactionImport(tx: FinanceTx, target: PublishTar
     UPDATE import_stage s SET currency = CASE WHEN s.currency_from_file THEN s.file_currency ELSE a.currency END
       FROM accounts a WHERE a.id = s.account_id`;
 
-  // Categories and tags by exact name, made when missing.
+  // Categories and tags by exact name, made when missing (with the import's id: its revert removes them; one the family has is left as it is).
   const categories = await tx.$queryRaw<{ name: string }[]>`SELECT DISTINCT category AS name FROM import_stage WHERE category IS NOT NULL`;
   if (categories.length > 0) {
     await tx.category.createMany({
-      data: categories.map(({ name }) => ({ familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name) })),
+      data: categories.map(({ name }) => ({ familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name), importId })),
       skipDuplicates: true,
     });
     await tx.$executeRaw`
@@ -72,7 +72,7 @@ export async function publishTransactionImport(tx: FinanceTx, target: PublishTar
   }
   const tags = await tx.$queryRaw<{ name: string }[]>`SELECT DISTINCT unnest(tags) AS name FROM import_stage`;
   if (tags.length > 0) {
-    await tx.tag.createMany({ data: tags.map(({ name }) => ({ familyId, name, color: pickTagColor() })), skipDuplicates: true });
+    await tx.tag.createMany({ data: tags.map(({ name }) => ({ familyId, name, color: pickTagColor(), importId })), skipDuplicates: true });
   }
 
   // A file's own transaction ids (OFX FITIDs): a row the account already has by its id, or an

@@ -20,7 +20,7 @@ export async function publishQifImport(tx: FinanceTx, target: PublishTarget, onP
   if (pairs.length > 0) {
     const parentNames = [...new Set(pairs.map((pair) => pair.parent))];
     await tx.category.createMany({
-      data: parentNames.map((name) => ({ familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name) })),
+      data: parentNames.map((name) => ({ familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name), importId: target.id })),
       skipDuplicates: true,
     });
     const parents = await tx.category.findMany({
@@ -33,7 +33,7 @@ export async function publishQifImport(tx: FinanceTx, target: PublishTarget, onP
         const found = parentNamed.get(parent);
         if (!found) return [];
         const parentId = found.parentId === null ? found.id : null;
-        return [{ familyId, name: child, color: found.color, icon: suggestIcon(child), classification: found.classification, parentId }];
+        return [{ familyId, name: child, color: found.color, icon: suggestIcon(child), classification: found.classification, parentId, importId: target.id }];
       }),
       skipDuplicates: true,
     });

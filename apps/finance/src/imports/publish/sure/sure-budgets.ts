@@ -29,8 +29,8 @@ async function publishBudgetPeriods(context: SurePublishContext, records: readon
     made,
     (batch) =>
       tx.$executeRaw`
-      INSERT INTO budgets (id, family_id, start_date, end_date, budgeted_spending_cents, expected_income_cents, currency, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.start_date, t.end_date, t.spending, t.income, t.currency, now(), now()
+      INSERT INTO budgets (id, family_id, start_date, end_date, budgeted_spending_cents, expected_income_cents, currency, import_id, created_at, updated_at)
+      SELECT t.id, ${familyId}::uuid, t.start_date, t.end_date, t.spending, t.income, t.currency, ${context.importId}::uuid, now(), now()
         FROM unnest(${column(batch, (b) => b.id)}::uuid[], ${column(batch, (b) => b.period.start)}::date[], ${column(batch, (b) => b.period.end)}::date[],
                     ${centsColumn(batch, (b) => b.budgeted_spending_cents)}::bigint[], ${centsColumn(batch, (b) => b.expected_income_cents)}::bigint[],
                     ${column(batch, (b) => b.currency)}::text[])
@@ -68,8 +68,8 @@ async function publishBudgetLines(context: SurePublishContext, records: readonly
     lines,
     (batch) =>
       tx.$executeRaw`
-      INSERT INTO budget_categories (id, family_id, budget_id, category_id, budgeted_spending_cents, currency, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.budget_id, t.category_id, t.spending, t.currency, now(), now()
+      INSERT INTO budget_categories (id, family_id, budget_id, category_id, budgeted_spending_cents, currency, import_id, created_at, updated_at)
+      SELECT t.id, ${familyId}::uuid, t.budget_id, t.category_id, t.spending, t.currency, ${context.importId}::uuid, now(), now()
         FROM unnest(${column(batch, (l) => l.id)}::uuid[], ${column(batch, (l) => l.budgetId)}::uuid[], ${column(batch, (l) => l.categoryId)}::uuid[],
                     ${centsColumn(batch, (l) => l.budgeted_spending_cents)}::bigint[], ${column(batch, (l) => l.currency)}::text[])
              WITH ORDINALITY AS t(id, budget_id, category_id, spending, currency, ordinal)

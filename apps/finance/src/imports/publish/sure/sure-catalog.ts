@@ -69,8 +69,8 @@ export async function publishCategories(context: SurePublishContext, records: re
     ordered,
     (batch) =>
       context.tx.$executeRaw`
-      INSERT INTO categories (id, family_id, name, color, icon, classification, parent_id, created_at, updated_at)
-      SELECT t.id, ${context.familyId}::uuid, t.name, t.color, t.icon, t.classification::"CategoryClassification", t.parent_id, now(), now()
+      INSERT INTO categories (id, family_id, name, color, icon, classification, parent_id, import_id, created_at, updated_at)
+      SELECT t.id, ${context.familyId}::uuid, t.name, t.color, t.icon, t.classification::"CategoryClassification", t.parent_id, ${context.importId}::uuid, now(), now()
         FROM unnest(${column(batch, (c) => c.id)}::uuid[], ${column(batch, (c) => c.name)}::text[],
                     ${column(batch, (c) => c.color ?? DEFAULT_CATEGORY_COLOR)}::text[], ${column(batch, (c) => c.lucide_icon ?? suggestIcon(c.name))}::text[],
                     ${column(batch, (c) => c.classification)}::text[], ${column(batch, (c) => context.ids.get("categories", c.parent_id))}::uuid[])
@@ -98,8 +98,8 @@ export async function publishTags(context: SurePublishContext, records: readonly
     made,
     (batch) =>
       context.tx.$executeRaw`
-      INSERT INTO tags (id, family_id, name, color, created_at, updated_at)
-      SELECT t.id, ${context.familyId}::uuid, t.name, t.color, now(), now()
+      INSERT INTO tags (id, family_id, name, color, import_id, created_at, updated_at)
+      SELECT t.id, ${context.familyId}::uuid, t.name, t.color, ${context.importId}::uuid, now(), now()
         FROM unnest(${column(batch, (t) => t.id)}::uuid[], ${column(batch, (t) => t.name)}::text[], ${column(batch, (t) => t.color ?? TAG_COLORS[0])}::text[])
              WITH ORDINALITY AS t(id, name, color, ordinal)
        ORDER BY t.ordinal`,
@@ -121,8 +121,8 @@ export async function publishMerchants(context: SurePublishContext, records: rea
     made,
     (batch) =>
       context.tx.$executeRaw`
-      INSERT INTO merchants (id, family_id, kind, name, color, created_at, updated_at)
-      SELECT t.id, ${context.familyId}::uuid, 'FamilyMerchant', t.name, t.color, now(), now()
+      INSERT INTO merchants (id, family_id, kind, name, color, import_id, created_at, updated_at)
+      SELECT t.id, ${context.familyId}::uuid, 'FamilyMerchant', t.name, t.color, ${context.importId}::uuid, now(), now()
         FROM unnest(${column(batch, (m) => m.id)}::uuid[], ${column(batch, (m) => m.name)}::text[], ${column(batch, (m) => m.color)}::text[])
              WITH ORDINALITY AS t(id, name, color, ordinal)
        ORDER BY t.ordinal`,

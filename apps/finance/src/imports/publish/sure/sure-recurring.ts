@@ -20,9 +20,10 @@ export async function publishRecurringTransactions(context: SurePublishContext, 
     written += await tx.$executeRaw`
       INSERT INTO recurring_transactions (id, family_id, account_id, merchant_id, name, amount_cents, currency, expected_day_of_month,
                                           last_occurrence_date, next_expected_date, status, occurrence_count, manual,
-                                          expected_amount_min_cents, expected_amount_max_cents, expected_amount_avg_cents, identity_key, created_at, updated_at)
+                                          expected_amount_min_cents, expected_amount_max_cents, expected_amount_avg_cents, identity_key, import_id,
+                                          created_at, updated_at)
       SELECT t.id, ${familyId}::uuid, t.account_id, t.merchant_id, t.name, t.amount_cents, t.currency, t.day, t.last_date, t.next_date, t.status,
-             t.occurrences, t.manual, t.min_cents, t.max_cents, t.avg_cents, t.identity_key, now(), now()
+             t.occurrences, t.manual, t.min_cents, t.max_cents, t.avg_cents, t.identity_key, ${context.importId}::uuid, now(), now()
         FROM unnest(${column(batch, (r) => r.id)}::uuid[], ${column(batch, (r) => r.accountId)}::uuid[], ${column(batch, (r) => r.merchantId)}::uuid[],
                     ${column(batch, (r) => r.name)}::text[], ${centsColumn(batch, (r) => r.amount_cents)}::bigint[], ${column(batch, (r) => r.currency)}::text[],
                     ${column(batch, (r) => r.expected_day_of_month)}::int[], ${column(batch, (r) => r.last_occurrence_date)}::date[],

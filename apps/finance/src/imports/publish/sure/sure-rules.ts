@@ -36,7 +36,7 @@ class RuleProblem extends Error {}
  * find_by(name) || create! does. Accounts are never made: their names stay, and fail the checks.
  */
 function operandResolver(context: SurePublishContext) {
-  const { tx, familyId, ids } = context;
+  const { tx, familyId, importId, ids } = context;
   const byName = new Map<string, string>();
   let made = 0;
 
@@ -67,9 +67,10 @@ function operandResolver(context: SurePublishContext) {
       throw new RuleProblem(`cannot make ${kind.toLowerCase()} ${JSON.stringify(name)}: ${check.error.issues.map((i) => i.message).join("; ")}`);
     made++;
     const select = { id: true } as const;
-    if (kind === "Category") return (await tx.category.create({ data: { familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name) }, select })).id;
-    if (kind === "Merchant") return (await tx.merchant.create({ data: { familyId, name }, select })).id;
-    return (await tx.tag.create({ data: { familyId, name, color: pickTagColor() }, select })).id;
+    if (kind === "Category")
+      return (await tx.category.create({ data: { familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name), importId }, select })).id;
+    if (kind === "Merchant") return (await tx.merchant.create({ data: { familyId, name, importId }, select })).id;
+    return (await tx.tag.create({ data: { familyId, name, color: pickTagColor(), importId }, select })).id;
   }
 
   return {
@@ -139,6 +140,7 @@ export async function publishRules(context: SurePublishContext, records: readonl
         data: {
           id: context.newId(),
           familyId,
+          importId: context.importId,
           name: rule.name ?? null,
           resourceType: rule.resource_type ?? "transaction",
           active: rule.active ?? false,

@@ -31,8 +31,8 @@ async function securitiesFor(context: SurePublishContext, trades: readonly SureT
   for (const trade of missing) byTicker.set(trade.ticker, trade.id);
   if (missing.length > 0) {
     await tx.$executeRaw`
-      INSERT INTO securities (id, family_id, ticker, name, exchange_operating_mic, offline, kind, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.ticker, t.name, t.mic, true, 'standard', now(), now()
+      INSERT INTO securities (id, family_id, ticker, name, exchange_operating_mic, offline, kind, import_id, created_at, updated_at)
+      SELECT t.id, ${familyId}::uuid, t.ticker, t.name, t.mic, true, 'standard', ${context.importId}::uuid, now(), now()
         FROM unnest(${column(missing, (t) => t.id)}::uuid[], ${column(missing, (t) => t.ticker)}::text[], ${column(missing, (t) => t.security_name)}::text[],
                     ${column(missing, (t) => t.exchange_operating_mic)}::text[]) AS t(id, ticker, name, mic)`;
   }
