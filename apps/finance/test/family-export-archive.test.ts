@@ -8,7 +8,10 @@ import { parse } from "csv-parse/sync";
 import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@hearth/contracts";
+import { csvText } from "../src/family-exports/csv-cell";
 import { writeFamilyExport, type FamilyExportOptions } from "../src/family-exports/export-archive";
+import { csvTextSql } from "../src/family-exports/sql-format";
+import { Prisma } from "../src/generated/prisma/client";
 import { contextOf, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 const DIR = "/tmp/export-writer/archives";
@@ -238,8 +241,8 @@ describe("writeFamilyExport: Sure's export version 2", () => {
     const rows = csvRows(text).slice(1);
     expect(rows.slice(0, 3)).toEqual([
       ["2026-03-05", "Checking", "42.5", 'Dinner, "Chez Nous"\nTable 4', "Restaurants, Bars", "Trip,Work\\, Travel\\|Biz", "Anniversary", "USD"],
-      // Like Sure, no formula guard: a cell starting with = is written as it is (as is every negative amount).
-      ["2026-03-06", "Checking", "-1200.0", "Salary", "", "", "=2+3", "USD"],
+      // A note starting with = is guarded with a leading ' (unlike Sure); the negative amount is not.
+      ["2026-03-06", "Checking", "-1200.0", "Salary", "", "", "'=2+3", "USD"],
       ["2026-03-07", "Tokyo", "1500.0", "Sushi", "", "", "", "JPY"],
     ]);
     // The transfer's two sides, on one day (their order is their ids').
@@ -254,7 +257,7 @@ describe("writeFamilyExport: Sure's export version 2", () => {
     ]);
     expect(text).toContain(`2026-03-05,Checking,42.5,"Dinner, ""Chez Nous""\nTable 4","Restaurants, Bars","Trip,Work\\, Travel\\|Biz",Anniversary,USD\n`);
     // Ruby's CSV writes an empty tag list as "" and a missing category or note as nothing.
-    expect(text).toContain(`2026-03-06,Checking,-1200.0,Salary,,"",=2+3,USD\n`);
+    expect(text).toContain(`2026-03-06,Checking,-1200.0,Salary,,"",'=2+3,USD\n`);
   });
 
   it("trades.csv: quantity and price as BigDecimal prints them, the amount with the fee", () => {
@@ -490,6 +493,74 @@ describe("writeFamilyExport: Sure's export version 2", () => {
     const checking = await call("accounts.create", { account: { name: "Small checking", account_type: "depository", balance: "10" } });
     return { call, checking: { ...checking, familyId: small.familyId } };
   }
+});
+
+describe("writeFamilyExport: formula-injection guard on the CSVs' text cells", () => {
+  let archive: Awaited<ReturnType<typeof exportOf>>;
+
+  beforeAll(async () => {
+    const actor = newActor();
+    const call: Call = financeAs(finance, actor);
+    const checking = await call("accounts.create", { account: { name: "Guarded checking", account_type: "depository", balance: "100" } });
+    await call("accounts.create", { account: { name: "=Cash", account_type: "depository", subtype: "-savings", balance: "-5" } });
+    const refunds = await call("categories.create", { category: { name: "-Refunds", color: "#ff0000", icon: "undo" } });
+    await call("merchants.create", { merchant: { name: "+1", color: "#123456" } });
+    const tag = await call("tags.create", { tag: { name: "@home" } });
+    const transaction = async (fields: Record<string, unknown>) =>
+      call("transactions.create", { transaction: { account_id: checking.id, date: "2026-03-05", ...fields } });
+    await transaction({ name: '=HYPERLINK("x")', amount: "-12.50", category_id: refunds.id, tag_ids: [tag.id], notes: "@cmd" });
+    await transaction({ name: "Coffee", amount: "3.25", date: "2026-03-06", notes: "Plain" });
+    await call("rules.create", {
+      rule: {
+        name: "=Rule",
+        conditions: [{ condition_type: "transaction_name", operator: "like", value: "-x" }],
+        actions: [{ action_type: "exclude_transaction" }],
+      },
+    });
+    archive = await exportOf(actor.familyId);
+  }, 60_000);
+
+  it("transactions.csv: names, category, tags and notes starting with = + - @ get a leading ', the negative amount stays a number", () => {
+    const text = archive.files["transactions.csv"]!;
+    expect(csvRows(text).slice(1)).toEqual([
+      ["2026-03-05", "Guarded checking", "-12.5", `'=HYPERLINK("x")`, "'-Refunds", "'@home", "'@cmd", "USD"],
+      ["2026-03-06", "Guarded checking", "3.25", "Coffee", "", "", "Plain", "USD"],
+    ]);
+    expect(text).toContain(`2026-03-05,Guarded checking,-12.5,"'=HYPERLINK(""x"")",'-Refunds,'@home,'@cmd,USD\n`);
+    // Ordinary text is written exactly as before.
+    expect(text).toContain(`2026-03-06,Guarded checking,3.25,Coffee,,"",Plain,USD\n`);
+  });
+
+  it("accounts.csv, categories.csv, merchants.csv, rules.csv: their text cells guarded, balances and JSON cells not", () => {
+    const accounts = csvRows(archive.files["accounts.csv"]!).slice(1);
+    expect(accounts.find((row) => row[1] === "'=Cash")).toMatchObject({ 2: "Depository", 3: "'-savings", 4: "-5.0", 5: "USD" });
+    expect(accounts.find((row) => row[1] === "Guarded checking")).toMatchObject({ 3: "" });
+    const categories = csvRows(archive.files["categories.csv"]!).slice(1);
+    expect(categories).toContainEqual(["'-Refunds", "#ff0000", "", "undo"]);
+    expect(categories.filter((row) => row[0]!.startsWith("'"))).toHaveLength(1);
+    expect(csvRows(archive.files["merchants.csv"]!).slice(1)).toEqual([["'+1", "#123456", ""]]);
+    const [rule] = csvRows(archive.files["rules.csv"]!).slice(1);
+    expect(rule!.slice(0, 4)).toEqual(["'=Rule", "transaction", "true", ""]);
+    expect(JSON.parse(rule![4]!)).toEqual([{ condition_type: "transaction_name", operator: "like", value: "-x" }]);
+  });
+
+  it("leaves all.ndjson's values as they are (machine data, read back by importers)", () => {
+    const all = records(archive.files["all.ndjson"]!);
+    expect(all.find((record) => record.type === "Transaction" && record.data.notes === "@cmd")?.data).toMatchObject({
+      name: '=HYPERLINK("x")',
+      amount: "-12.5",
+    });
+    expect(all.some((record) => record.type === "Category" && record.data.name === "-Refunds")).toBe(true);
+    expect(all.find((record) => record.type === "Merchant")?.data.name).toBe("+1");
+  });
+
+  it("csvTextSql guards exactly as csvText does", async () => {
+    const samples = ["=1+1", "+1", "-1", "@SUM(1)", "\tx", "\rx", "'=x", " =x", "x=1", "", "é", "😀", "#ff0000", "Plain"];
+    const rows = await finance.db.$queryRaw<{ cell: string | null }[]>(
+      Prisma.sql`SELECT ${csvTextSql(Prisma.sql`v.t`)} AS cell FROM unnest(${[...samples, null]}::text[]) WITH ORDINALITY v(t, i) ORDER BY v.i`,
+    );
+    expect(rows.map((row) => row.cell)).toEqual([...samples, null].map(csvText));
+  });
 });
 
 describe("writeFamilyExport on a large family: streamed out as it is read", () => {

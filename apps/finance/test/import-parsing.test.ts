@@ -545,6 +545,21 @@ describe("transaction rows", () => {
 
 // ------------------------------------------------------------------------------------ other row types
 
+describe("cells guarded by Hearth's export against formula injection", () => {
+  it("read back as the text they were: the quote before = + - @ comes off, any other quote stays", () => {
+    const csv = [
+      "date,amount,name,category,tags,notes",
+      `2024-01-05,-12.50,"'=HYPERLINK(""x"")",'-Refunds,"'@home,Gifts",'@cmd`,
+      "2024-01-06,-3,'Quoted,'x,,'",
+    ].join("\n");
+    const { rows } = read("TransactionImport", csv, { date_format: "%Y-%m-%d" });
+    expect(rows[0]?.values).toMatchObject({ name: '=HYPERLINK("x")', category: "-Refunds", tags: ["@home", "Gifts"], notes: "@cmd" });
+    expect(rows[1]?.values).toMatchObject({ name: "'Quoted", category: "'x" });
+    expect(read("CategoryImport", "name,color,parent_category\n'-Refunds,,'=Parent").rows[0]?.values).toMatchObject({ name: "-Refunds", parent: "=Parent" });
+    expect(read("MerchantImport", "name\n'+1 Shop").rows[0]?.values).toMatchObject({ name: "+1 Shop" });
+  });
+});
+
 describe("trade, account, category, merchant and rule rows", () => {
   // Sure's trade_import_test.rb "generates rows from legacy quantity header with template labels"; import_interface_test.rb "handles trade-specific fields"
   it("reads trades with qty, price and amount signed per the convention", () => {

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { csvRow } from "./csv-cell";
 import { csvRows, exportedAccount, type ExportScope } from "./export-scope";
-import { accountableTypeSql, amountSql, csvTimeSql } from "./sql-format";
+import { accountableTypeSql, amountSql, csvTextSql, csvTimeSql } from "./sql-format";
 
 /** The family's exported accounts by id, with what accounts.csv and the Account records write. */
 export const accountRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
@@ -14,14 +14,14 @@ export const accountRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
 
 export const ACCOUNTS_CSV_HEADER = ["id", "name", "type", "subtype", "balance", "currency", "created_at"] as const;
 
-/** accounts.csv: Sure's columns, the type as Sure's Accountable class, the balance as a plain decimal. */
+/** accounts.csv: Sure's columns, the type as Sure's Accountable class, the balance as a plain decimal; name and subtype guarded (csvTextSql). */
 export async function* accountsCsv(scope: ExportScope): AsyncGenerator<string | Buffer> {
   yield csvRow(ACCOUNTS_CSV_HEADER);
   yield* csvRows(scope, "accounts.csv", accountRows(scope), [
     Prisma.sql`r.id`,
-    Prisma.sql`r.name`,
+    csvTextSql(Prisma.sql`r.name`),
     accountableTypeSql(Prisma.sql`r.account_type`),
-    Prisma.sql`r.subtype`,
+    csvTextSql(Prisma.sql`r.subtype`),
     amountSql(Prisma.sql`r.balance_cents`, Prisma.sql`r.currency`),
     Prisma.sql`r.currency`,
     csvTimeSql(Prisma.sql`r.created_at`),

@@ -1,6 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { csvRow } from "./csv-cell";
 import { csvRows, type ExportScope } from "./export-scope";
+import { csvTextSql } from "./sql-format";
 
 /** The family's categories by name (unique per family, and indexed so), with their parent's name. */
 export const categoryRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
@@ -13,8 +14,16 @@ export const categoryRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
 
 export const CATEGORIES_CSV_HEADER = ["name", "color", "parent_category", "lucide_icon"] as const;
 
-/** categories.csv: Sure's columns; the parent by name, the icon as Sure's lucide_icon. */
+/**
+ * categories.csv: Sure's columns; the parent by name, the icon as Sure's lucide_icon. Names and the
+ * icon (any text an import brought) are guarded (csvTextSql); the colour is always a hex "#…".
+ */
 export async function* categoriesCsv(scope: ExportScope): AsyncGenerator<string | Buffer> {
   yield csvRow(CATEGORIES_CSV_HEADER);
-  yield* csvRows(scope, "categories.csv", categoryRows(scope), [Prisma.sql`r.name`, Prisma.sql`r.color`, Prisma.sql`r.parent_name`, Prisma.sql`r.icon`]);
+  yield* csvRows(scope, "categories.csv", categoryRows(scope), [
+    csvTextSql(Prisma.sql`r.name`),
+    Prisma.sql`r.color`,
+    csvTextSql(Prisma.sql`r.parent_name`),
+    csvTextSql(Prisma.sql`r.icon`),
+  ]);
 }

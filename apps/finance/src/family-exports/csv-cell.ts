@@ -4,8 +4,8 @@
  * a cell is quoted when it holds a comma, a double quote, CR or LF, inner quotes doubled; an
  * empty string is quoted ("") while nil is an empty cell (Ruby's quote_empty default).
  *
- * No formula-injection guard: Sure's exporter has none, and prefixing cells that start with
- * = + - @ would turn every negative amount into text no importer reads back as a number.
+ * Unlike Sure's exporter, text cells take a formula-injection guard (csvText below, csvTextSql in
+ * SQL); numbers never do, so a negative amount stays a number a spreadsheet or importer reads.
  */
 export type CsvValue = string | number | boolean | null | undefined;
 
@@ -21,4 +21,21 @@ export function csvCell(value: CsvValue): string {
 /** One CSV line, newline included. */
 export function csvRow(values: readonly CsvValue[]): string {
   return `${values.map(csvCell).join(",")}\n`;
+}
+
+/** The first characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
+export const FORMULA_TRIGGERS: readonly string[] = ["=", "+", "-", "@", "\t", "\r"];
+
+/**
+ * Formula-injection guard (OWASP) for a text cell that people or banks wrote (a name, a note, a
+ * category, merchant, tag or account name): one starting with = + - @ TAB or CR gets a leading
+ * "'", so Excel, LibreOffice and Sheets take it as text instead of running `=HYPERLINK(...)`.
+ * Any other text, and nil, is left as it is, so ordinary data is written byte for byte as before.
+ * Only text cells take it: amounts, quantities and prices are written unguarded so a negative
+ * number stays a number, and dates, ids, currencies and enum labels never start with a trigger.
+ * sql-format.ts's csvTextSql is the same rule for the rows PostgreSQL writes.
+ */
+export function csvText(value: string | null | undefined): string | null | undefined {
+  if (value === null || value === undefined || value === "") return value;
+  return FORMULA_TRIGGERS.includes(value[0]!) ? `'${value}` : value;
 }

@@ -1,6 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { csvRow } from "./csv-cell";
 import { csvRows, type ExportScope } from "./export-scope";
+import { csvTextSql } from "./sql-format";
 
 /** The family's own merchants (Sure's FamilyMerchant; provider merchants are not exported) by name. */
 export const merchantRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
@@ -11,8 +12,8 @@ export const merchantRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
 
 export const MERCHANTS_CSV_HEADER = ["name", "color", "website_url"] as const;
 
-/** merchants.csv: Sure's columns (MerchantImport's); Hearth keeps no website, so that cell is empty. */
+/** merchants.csv: Sure's columns (MerchantImport's); Hearth keeps no website, so that cell is empty; the name guarded (csvTextSql). */
 export async function* merchantsCsv(scope: ExportScope): AsyncGenerator<string | Buffer> {
   yield csvRow(MERCHANTS_CSV_HEADER);
-  yield* csvRows(scope, "merchants.csv", merchantRows(scope), [Prisma.sql`r.name`, Prisma.sql`r.color`, Prisma.sql`NULL::text`]);
+  yield* csvRows(scope, "merchants.csv", merchantRows(scope), [csvTextSql(Prisma.sql`r.name`), Prisma.sql`r.color`, Prisma.sql`NULL::text`]);
 }

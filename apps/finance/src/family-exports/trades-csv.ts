@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { csvRow } from "./csv-cell";
 import { csvRows, exportedAccount, type ExportScope } from "./export-scope";
-import { amountSql, plainNumericSql } from "./sql-format";
+import { amountSql, csvTextSql, plainNumericSql } from "./sql-format";
 
 /**
  * The family's trades with their securities in date order, keyed (date, id) as the entries' list
@@ -21,13 +21,16 @@ export const tradeRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
 
 export const TRADES_CSV_HEADER = ["date", "account_name", "ticker", "quantity", "price", "amount", "currency"] as const;
 
-/** trades.csv: Sure's columns; quantity and price as BigDecimal prints them ("10.0"), the currency the trade's. */
+/**
+ * trades.csv: Sure's columns; quantity and price as BigDecimal prints them ("10.0"), the currency
+ * the trade's; the account name and ticker guarded (csvTextSql), the numbers never.
+ */
 export async function* tradesCsv(scope: ExportScope): AsyncGenerator<string | Buffer> {
   yield csvRow(TRADES_CSV_HEADER);
   yield* csvRows(scope, "trades.csv", tradeRows(scope), [
     Prisma.sql`r.date`,
-    Prisma.sql`r.account_name`,
-    Prisma.sql`r.ticker`,
+    csvTextSql(Prisma.sql`r.account_name`),
+    csvTextSql(Prisma.sql`r.ticker`),
     plainNumericSql(Prisma.sql`r.qty`),
     plainNumericSql(Prisma.sql`r.price`),
     amountSql(Prisma.sql`r.amount_cents`, Prisma.sql`r.entry_currency`),

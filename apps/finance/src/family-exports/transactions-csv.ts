@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { csvRow } from "./csv-cell";
 import { csvRows, exportedAccount, type ExportScope } from "./export-scope";
-import { amountSql } from "./sql-format";
+import { amountSql, csvTextSql } from "./sql-format";
 
 /**
  * The family's transactions (entries of kind transaction, transfer fees included) in date order.
@@ -31,17 +31,20 @@ export const transactionRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
 
 export const TRANSACTIONS_CSV_HEADER = ["date", "account_name", "amount", "name", "category", "tags", "notes", "currency"] as const;
 
-/** transactions.csv: Sure's columns; amounts signed as stored (positive is an outflow), tags comma-joined. */
+/**
+ * transactions.csv: Sure's columns; amounts signed as stored (positive is an outflow), tags
+ * comma-joined; the text cells (names, category, tags, notes) guarded against formulas (csvTextSql).
+ */
 export async function* transactionsCsv(scope: ExportScope): AsyncGenerator<string | Buffer> {
   yield csvRow(TRANSACTIONS_CSV_HEADER);
   yield* csvRows(scope, "transactions.csv", transactionRows(scope), [
     Prisma.sql`r.date`,
-    Prisma.sql`r.account_name`,
+    csvTextSql(Prisma.sql`r.account_name`),
     amountSql(Prisma.sql`r.amount_cents`, Prisma.sql`r.currency`),
-    Prisma.sql`r.name`,
-    Prisma.sql`r.category_name`,
-    Prisma.sql`r.tags_cell`,
-    Prisma.sql`r.notes`,
+    csvTextSql(Prisma.sql`r.name`),
+    csvTextSql(Prisma.sql`r.category_name`),
+    csvTextSql(Prisma.sql`r.tags_cell`),
+    csvTextSql(Prisma.sql`r.notes`),
     Prisma.sql`r.currency`,
   ]);
 }

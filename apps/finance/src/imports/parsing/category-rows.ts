@@ -1,5 +1,6 @@
 import { HexColorSchema, type ImportRowFields } from "@hearth/contracts";
 import { CATEGORY_HEADERS } from "./field-headers";
+import { unguardedText } from "./formula-guard";
 import { cellOf } from "./headers";
 import { checkLength, checkRequired } from "./row-checks";
 import { emptyFields, type CandidateRow, type CategoryRowValues, type RowContext, type RowError, type SourceRow } from "./row-types";
@@ -15,10 +16,10 @@ const ICON = /^[a-z0-9-]{1,50}$/;
  */
 export function categoryRow(row: SourceRow, context: RowContext): CandidateRow<CategoryRowValues> {
   const read = (headers: readonly string[]) => cellOf(row.record, row.index, headers) ?? "";
-  const name = read(CATEGORY_HEADERS.name);
+  const name = unguardedText(read(CATEGORY_HEADERS.name));
   const color = read(CATEGORY_HEADERS.color);
-  const parent = read(CATEGORY_HEADERS.parent);
-  const icon = read(CATEGORY_HEADERS.icon);
+  const parent = unguardedText(read(CATEGORY_HEADERS.parent));
+  const icon = unguardedText(read(CATEGORY_HEADERS.icon));
   const classification = read(CATEGORY_HEADERS.classification).toLowerCase();
   const fields: ImportRowFields = { ...emptyFields(), name, currency: context.defaultCurrency };
   const errors: RowError[] = [];

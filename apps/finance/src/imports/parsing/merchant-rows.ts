@@ -1,5 +1,6 @@
 import { HexColorSchema, type ImportRowFields } from "@hearth/contracts";
 import { MERCHANT_HEADERS } from "./field-headers";
+import { unguardedText } from "./formula-guard";
 import { cellOf } from "./headers";
 import { checkLength, checkRequired } from "./row-checks";
 import { emptyFields, type CandidateRow, type MerchantRowValues, type RowContext, type RowError, type SourceRow } from "./row-types";
@@ -11,7 +12,7 @@ const WEBSITE_MAX = 255;
 /** A MerchantImport row (Sure's template: name*, color, website_url). */
 export function merchantRow(row: SourceRow, context: RowContext): CandidateRow<MerchantRowValues> {
   const read = (headers: readonly string[]) => cellOf(row.record, row.index, headers) ?? "";
-  const name = read(MERCHANT_HEADERS.name);
+  const name = unguardedText(read(MERCHANT_HEADERS.name));
   const color = read(MERCHANT_HEADERS.color);
   const website = read(MERCHANT_HEADERS.website);
   const fields: ImportRowFields = { ...emptyFields(), name, currency: context.defaultCurrency };

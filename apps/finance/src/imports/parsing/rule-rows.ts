@@ -1,6 +1,7 @@
 import { DateInputSchema, RULE_LIMITS, type ImportColumnSeparator, type ImportRowFields } from "@hearth/contracts";
 import { parseDateByFormat } from "./date-format";
 import { RULE_HEADERS } from "./field-headers";
+import { unguardedText } from "./formula-guard";
 import { cellOf, headerPosition } from "./headers";
 import { parseRuleJson } from "./rule-json";
 import { checkLength, checkRequired } from "./row-checks";
@@ -73,7 +74,7 @@ function effectiveDateOf(text: string, context: RowContext, errors: RowError[]):
  */
 export function ruleRow(row: SourceRow, context: RowContext): CandidateRow<RuleRowValues> {
   const read = (headers: readonly string[], position: number) => cellOf(row.record, row.index, headers) ?? row.record[position] ?? "";
-  const name = read(RULE_HEADERS.name, 0);
+  const name = unguardedText(read(RULE_HEADERS.name, 0));
   const resourceType = read(RULE_HEADERS.resource_type, 1);
   const active = ruleBoolean(read(RULE_HEADERS.active, 2));
   const effectiveDate = read(RULE_HEADERS.effective_date, 3);

@@ -1,5 +1,6 @@
 import type { CsvImportType, ImportRowFields } from "@hearth/contracts";
 import { fieldHeaders, type SureRowField } from "./field-headers";
+import { unguardedText } from "./formula-guard";
 import { cellOf } from "./headers";
 import { parseDecimal } from "./number-format";
 import { emptyFields, type RowContext, type SourceRow } from "./row-types";
@@ -12,26 +13,27 @@ export type SureCells = Record<SureRowField, string> & { currencyFromFile: boole
 /**
  * The cells Sure's generate_rows_from_csv reads for transaction, trade and account imports:
  * each from the first of its headers whose cell is not blank, "" when none; a missing currency
- * is the default one and a missing name "Imported item".
+ * is the default one and a missing name "Imported item". Text cells lose the quote Hearth's
+ * export puts before a formula (unguardedText).
  */
 export function readSureCells(row: SourceRow, context: RowContext, type: CsvImportType): SureCells {
   const read = (field: SureRowField) => cellOf(row.record, row.index, fieldHeaders(field, context.config, type));
   const currency = read("currency");
   return {
-    account: read("account") ?? "",
+    account: unguardedText(read("account") ?? ""),
     date: read("date") ?? "",
     qty: read("qty") ?? "",
-    ticker: read("ticker") ?? "",
+    ticker: unguardedText(read("ticker") ?? ""),
     exchange_operating_mic: read("exchange_operating_mic") ?? "",
     price: read("price") ?? "",
     amount: read("amount") ?? "",
     currency: currency ?? context.defaultCurrency,
     currencyFromFile: currency !== null,
-    name: read("name") ?? DEFAULT_ROW_NAME,
-    category: read("category") ?? "",
-    tags: read("tags") ?? "",
+    name: unguardedText(read("name") ?? DEFAULT_ROW_NAME),
+    category: unguardedText(read("category") ?? ""),
+    tags: unguardedText(read("tags") ?? ""),
     entity_type: read("entity_type") ?? "",
-    notes: read("notes") ?? "",
+    notes: unguardedText(read("notes") ?? ""),
   };
 }
 
