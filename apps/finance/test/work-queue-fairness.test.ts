@@ -2,10 +2,9 @@
 // never all run before another's one), two workers never take the same job, and a family asking
 // for exports again and again while one waits gets that one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ImportConfigParamsSchema } from "@hearth/contracts";
 import { ExportTakenOver, createFamilyExportRepository } from "../src/family-exports/family-export-repository";
 import { createImportRepository } from "../src/imports/import-repository";
-import { newActor, startFinance, type RunningFinance } from "./support";
+import { newActor, queuedEmptyImport, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 const LEASE_MS = 60_000;
@@ -18,18 +17,9 @@ afterAll(async () => finance?.stop());
 
 /** An import of `familyId` queued for publishing at `minute` past a fixed hour (so the order is the test's, not the clock's). */
 async function queuedImport(familyId: string, minute: number): Promise<string> {
-  const imports = createImportRepository(finance.db);
-  const created = await imports.create(familyId, {
-    type: "TransactionImport",
-    accountId: null,
-    configuration: ImportConfigParamsSchema.parse({}),
-    content: "",
-    rows: [],
-    counts: { rows: 0, valid: 0 },
-  });
-  expect(await imports.requestPublish(familyId, created.id)).toBe(true);
-  await finance.db.import.update({ where: { id: created.id }, data: { publishRequestedAt: new Date(Date.UTC(2020, 0, 1, 0, minute)) } });
-  return created.id;
+  const id = await queuedEmptyImport(finance, familyId);
+  await finance.db.import.update({ where: { id }, data: { publishRequestedAt: new Date(Date.UTC(2020, 0, 1, 0, minute)) } });
+  return id;
 }
 
 describe("the import queue", () => {

@@ -9,7 +9,8 @@ import { auditCounts, databases, type Databases } from "../src/databases";
 import { auditedRunFigures, reportFigures, seconds } from "../src/figures";
 import { financeBooks, queueFullRecompute, startTransactionLoad } from "../src/finance-load";
 import { waitForHealthyStack } from "../src/health";
-import { answersOk, pidOf, until, whenTrue } from "../src/processes";
+import { until, whenTrue } from "../src/processes";
+import { killAndAwaitRestart } from "../src/service-kill";
 import { CONCURRENCY, SCALE } from "../src/settings";
 import { describeWithStack } from "../src/stack";
 import { signUp, type User } from "../src/users";
@@ -26,7 +27,6 @@ describeWithStack("a service SIGKILLed under load", (stack) => {
   it("audit service killed mid-consume: after the supervisor restarts it, nothing lost, nothing doubled", async () => {
     const users: User[] = await Promise.all(Array.from({ length: CONCURRENCY }, (_, index) => signUp(stack.gatewayUrl, `audit-kill-${index}`)));
     const families = users.map((user) => user.familyId);
-    const oldPid = await pidOf("audit", stack.dataDir);
     const load = startRefreshLoad(stack.gatewayUrl, users, SCALE.auditBurst);
 
     // Killed while it stores: some of the burst stored, more waiting.
@@ -39,15 +39,7 @@ describeWithStack("a service SIGKILLed under load", (stack) => {
       120_000,
       "the audit service storing the burst, with events still to store",
     );
-    process.kill(oldPid, "SIGKILL");
-    const killedAt = Date.now();
-    const auditUrl = await stack.serviceUrl("audit");
-    await until(
-      async () => (await answersOk(`${auditUrl}/ready`)) && (await pidOf("audit", stack.dataDir).catch(() => oldPid)) !== oldPid,
-      60_000,
-      "the audit service started again",
-    );
-    const backAfter = seconds(killedAt);
+    const { killedAt, backAfterSeconds: backAfter } = await killAndAwaitRestart(stack, "audit");
     const result = await load.done;
 
     const allStoredAt = await whenTrue(async () => (await auditCounts(db, families)).lost === 0, 120_000);
@@ -74,7 +66,6 @@ describeWithStack("a service SIGKILLed under load", (stack) => {
 
   it("finance service killed mid-write: every 201 there once, balances equal a full recompute", async () => {
     const user = await signUp(stack.gatewayUrl, "finance-kill");
-    const oldPid = await pidOf("finance", stack.dataDir);
     const load = await startTransactionLoad(stack.gatewayUrl, user, CONCURRENCY);
 
     // Killed while transactions are written and their balance syncs run.
@@ -84,15 +75,7 @@ describeWithStack("a service SIGKILLed under load", (stack) => {
       "SELECT status, count(*) FROM syncs WHERE family_id = $1 GROUP BY status",
       [user.familyId],
     );
-    process.kill(oldPid, "SIGKILL");
-    const killedAt = Date.now();
-    const financeUrl = await stack.serviceUrl("finance");
-    await until(
-      async () => (await answersOk(`${financeUrl}/ready`)) && (await pidOf("finance", stack.dataDir).catch(() => oldPid)) !== oldPid,
-      60_000,
-      "the finance service started again",
-    );
-    const backAfter = seconds(killedAt);
+    const { killedAt, backAfterSeconds: backAfter } = await killAndAwaitRestart(stack, "finance");
     await until(() => load.created.size >= SCALE.financeWrites, 180_000, "every write answered");
     const result = await load.stop();
 

@@ -25,6 +25,18 @@ export interface NewImport {
   counts?: { rows: number; valid: number };
 }
 
+/** How long after its claim an import whose publish lock nobody holds counts as a dead worker's (the worker takes the lock within a second). */
+export const DEAD_WORKER_TAKEOVER_MS = 30_000;
+
+/** The advisory lock a publish holds for its whole transaction: the sign its worker is alive. */
+export const publishLockSql = (importId: Prisma.Sql): Prisma.Sql => Prisma.sql`hashtextextended('hearth.finance.import-publish:' || ${importId}::text, 0)`;
+
+/** Takes the import's publish lock in the publishing transaction: false when another live worker holds it. */
+export async function takePublishLock(tx: Prisma.TransactionClient, importId: string): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${publishLockSql(Prisma.sql`${importId}::uuid`)}) AS taken`;
+  return row?.taken === true;
+}
+
 export interface ClaimedImport {
   id: string;
   familyId: string;
@@ -124,17 +136,24 @@ export function createImportRepository(db: FinanceDb) {
     },
 
     /**
-     * The next import waiting to be published (or whose worker's lease lapsed), held for
-     * `leaseMs`. Families take turns: the one whose import was taken up longest ago (or never)
-     * first, then the oldest request, so a family that queues a hundred imports has them run one
-     * between each other family's, never all before theirs.
+     * The next import waiting to be published (or whose worker's lease lapsed, or whose worker is
+     * gone), held for `leaseMs`. Families take turns: the one whose import was taken up longest ago
+     * (or never) first, then the oldest request, so a family that queues a hundred imports has them
+     * run one between each other family's, never all before theirs.
+     *
+     * A publishing worker holds the import's advisory lock (publishLockSql) for as long as its
+     * transaction lives; PostgreSQL drops it when the worker's connection dies. An import claimed
+     * more than `takeoverAfterMs` ago (time enough for its worker to take the lock) whose lock
+     * nobody holds is a dead worker's: taken over at once, not after the rest of its 15-minute lease.
      */
-    async claim(leaseMs: number): Promise<ClaimedImport | null> {
+    async claim(leaseMs: number, takeoverAfterMs: number = DEAD_WORKER_TAKEOVER_MS): Promise<ClaimedImport | null> {
       const [row] = await db.$queryRaw<{ id: string; family_id: string; lease_expires_at: Date }[]>`
         UPDATE imports SET claimed_at = now(), lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
          WHERE id = (
            SELECT i.id FROM imports i
-            WHERE i.status = 'importing' AND (i.lease_expires_at IS NULL OR i.lease_expires_at < now())
+            WHERE i.status = 'importing'
+              AND (i.lease_expires_at IS NULL OR i.lease_expires_at < now()
+                   OR (i.claimed_at < now() - ${takeoverAfterMs} * interval '1 millisecond' AND pg_try_advisory_xact_lock(${publishLockSql(Prisma.sql`i.id`)})))
             ORDER BY (SELECT max(o.claimed_at) FROM imports o WHERE o.family_id = i.family_id) ASC NULLS FIRST, i.publish_requested_at, i.id
             LIMIT 1 FOR UPDATE OF i SKIP LOCKED)
         RETURNING id, family_id, lease_expires_at`;
@@ -188,9 +207,10 @@ export function createImportRepository(db: FinanceDb) {
       );
     },
 
+    /** Marks the claim's import failed, unless another worker has taken it over since (its lease is then another). */
     async fail(claim: ClaimedImport, error: string): Promise<void> {
       await db.import.updateMany({
-        where: { id: claim.id, status: "importing" },
+        where: { id: claim.id, status: "importing", leaseExpiresAt: claim.lease },
         data: { status: "failed", error: error.slice(0, 2_000), leaseExpiresAt: null, rowsDone: 0 },
       });
     },

@@ -1,7 +1,7 @@
 import type { Logger } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import { createPollingLoop } from "@hearth/service-kit";
-import type { ClaimedImport, ImportRepository } from "./import-repository";
+import { takePublishLock, type ClaimedImport, type ImportRepository } from "./import-repository";
 import { PublishError } from "./publish/publish-error";
 import { publisherOf } from "./publish/publishers";
 
@@ -12,13 +12,20 @@ export interface ImportWorkerOptions {
   timeoutMs: number;
 }
 
+class TakenOver extends Error {
+  constructor() {
+    super("the import was taken over by another worker");
+  }
+}
+
 export const DEFAULT_IMPORT_WORKER: ImportWorkerOptions = { pollMs: 5_000, leaseMs: 15 * 60_000, timeoutMs: 10 * 60_000 };
 
 /**
  * Publishes queued imports one at a time, each in one transaction: every row written, or none
  * (the import then `failed` with its error). Progress goes to the import row as batches are
  * written. A worker that dies midway leaves nothing (its transaction is rolled back); the import
- * is claimed again once the lease lapses.
+ * is claimed again once its publish lock is free (the worker's connection is gone), or at the
+ * latest once the lease lapses.
  */
 export function createImportWorker(db: FinanceDb, imports: ImportRepository, log: Logger, options: ImportWorkerOptions = DEFAULT_IMPORT_WORKER) {
   async function publish(claim: ClaimedImport): Promise<void> {
@@ -29,15 +36,22 @@ export function createImportWorker(db: FinanceDb, imports: ImportRepository, log
       if (!publish) throw new PublishError(`${found.type} publishing is not available yet.`);
       await db.$transaction(
         async (tx) => {
+          // Held until this transaction ends: while it is, no other worker takes the import over.
+          if (!(await takePublishLock(tx, claim.id))) throw new TakenOver();
           const outcome = await publish(tx, { id: claim.id, familyId: claim.familyId, accountId: found.accountId }, (rowsDone) =>
             imports.progress(claim.id, rowsDone),
           );
-          if (!(await imports.complete(tx, claim, outcome, found.rowsCount))) throw new Error("the import was taken over by another worker");
+          if (!(await imports.complete(tx, claim, outcome, found.rowsCount))) throw new TakenOver();
         },
         { timeout: options.timeoutMs, maxWait: 10_000 },
       );
       log.info({ importId: claim.id }, "import published");
     } catch (err) {
+      // Another worker has it now: its outcome is the import's, not this one's failure.
+      if (err instanceof TakenOver) {
+        log.warn({ importId: claim.id }, "import taken over by another worker; this publish is rolled back");
+        return;
+      }
       if (!(err instanceof PublishError)) log.error({ err, importId: claim.id }, "import publish failed");
       await imports.fail(claim, err instanceof PublishError ? err.message : "The import could not be published");
     }

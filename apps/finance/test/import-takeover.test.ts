@@ -1,0 +1,65 @@
+// An import whose publishing worker died is taken over as soon as its publish lock is free (the
+// worker's connection gone), not after the rest of its 15-minute lease; a live worker's is never
+// taken; and the dead worker's late failure does not overwrite the new worker's claim.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createImportRepository, takePublishLock } from "../src/imports/import-repository";
+import { DEFAULT_IMPORT_WORKER } from "../src/imports/import-worker";
+import { newActor, queuedEmptyImport, startFinance, type RunningFinance } from "./support";
+
+let finance: RunningFinance;
+
+beforeAll(async () => {
+  // The service's own worker polls once an hour: the test claims by hand.
+  finance = await startFinance({ importWorker: { pollMs: 3_600_000 } });
+});
+afterAll(async () => finance?.stop());
+
+/** Holds the import's publish lock in a transaction of its own, as a live worker's publish does, until released. */
+async function heldPublishLock(importId: string): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let taken!: (ok: boolean) => void;
+  const lockTaken = new Promise<boolean>((resolve) => (taken = resolve));
+  const holder = finance.db.$transaction(
+    async (tx) => {
+      taken(await takePublishLock(tx, importId));
+      await released;
+    },
+    { timeout: 30_000 },
+  );
+  expect(await lockTaken).toBe(true);
+  return {
+    release: async () => {
+      release();
+      await holder;
+    },
+  };
+}
+
+describe("a publish whose worker died", () => {
+  it("is taken over once its publish lock is free, never while a live worker holds it; the dead worker's failure is ignored", async () => {
+    const imports = createImportRepository(finance.db);
+    const id = await queuedEmptyImport(finance, newActor().familyId);
+    const first = await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs);
+    expect(first?.id).toBe(id);
+    // Just claimed: its worker is still starting its transaction.
+    expect(await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs)).toBeNull();
+
+    await finance.db.import.update({ where: { id }, data: { claimedAt: new Date(Date.now() - 60_000) } });
+    const live = await heldPublishLock(id);
+    try {
+      expect(await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs)).toBeNull();
+    } finally {
+      await live.release();
+    }
+
+    // The worker's connection is gone (its lock with it): taken over now, 14 minutes before its lease ends.
+    const second = await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs);
+    expect(second?.id).toBe(id);
+    expect(second!.lease.getTime()).toBeGreaterThan(first!.lease.getTime());
+
+    // The first worker, late, fails its publish: the import stays the second worker's.
+    await imports.fail(first!, "The import could not be published");
+    expect(await finance.db.import.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "importing", leaseExpiresAt: second!.lease });
+  });
+});
