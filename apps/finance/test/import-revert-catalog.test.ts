@@ -283,6 +283,98 @@ describe("CSV import revert", () => {
     expect(await categoryNamed(familyId, "Rent")).toMatchObject({ id: rent.id });
   });
 
+  it("a category assigned by a request running at the same time as the revert stays, and so does the assignment", async () => {
+    const family = newFamily();
+    const { familyId } = family;
+    const account = await family.call("accounts.create", {
+      account: { name: "Checking", account_type: "depository", balance: "1000", opening_balance_date: "2024-01-01" },
+    });
+    // transactions.create answers { status, body } (201, or 200 for a replay).
+    const mine = (
+      await family.call("transactions.create", { transaction: { account_id: account.id, date: "2024-01-07", amount: "5", name: "Mine", nature: "expense" } })
+    ).body;
+    const csv = ["date,amount,name,category", "2024-01-05,-50,Bookshop,Books"].join("\n");
+    const detail = await published(family, "TransactionImport", csv, { account_id: account.id, date_format: "%Y-%m-%d" });
+    const books = (await categoryNamed(familyId, "Books"))!;
+
+    // The person's assignment is written, not yet committed, when the revert starts.
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let written!: () => void;
+    const assignmentWritten = new Promise<void>((resolve) => (written = resolve));
+    const assignment = finance.db.$transaction(
+      async (tx) => {
+        expect(await tx.$executeRaw`UPDATE entries SET category_id = ${books.id}::uuid WHERE id = ${mine.id}::uuid`).toBe(1);
+        written();
+        await committing;
+      },
+      { timeout: 30_000 },
+    );
+    await assignmentWritten;
+    const revert = reverted(family, detail.id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await assignment;
+    await revert;
+
+    expect(await categoryNamed(familyId, "Books")).toMatchObject({ id: books.id, importId: null });
+    expect((await finance.db.entry.findUniqueOrThrow({ where: { id: mine.id } })).categoryId).toBe(books.id);
+  });
+
+  it("keeps a rule and a budget a person changed after the import (recurring transactions go by the same rule); removes the ones left as the import made them", async () => {
+    const family = newFamily();
+    const { familyId } = family;
+    const detail = await published(
+      family,
+      "SureImport",
+      ndjson(
+        { type: "Category", data: { id: "c-1", name: "Food" } },
+        { type: "Budget", data: { id: "b-1", start_date: "2024-03-01", end_date: "2024-03-31", budgeted_spending: "500" } },
+        { type: "Budget", data: { id: "b-2", start_date: "2024-04-01", end_date: "2024-04-30", budgeted_spending: "400" } },
+        {
+          type: "Rule",
+          data: {
+            id: "r-1",
+            name: "Edited",
+            resource_type: "transaction",
+            active: true,
+            conditions: [{ condition_type: "transaction_name", operator: "like", value: "x" }],
+            actions: [{ action_type: "exclude_transaction" }],
+          },
+        },
+        {
+          type: "Rule",
+          data: {
+            id: "r-2",
+            name: "Untouched",
+            resource_type: "transaction",
+            active: true,
+            conditions: [{ condition_type: "transaction_name", operator: "like", value: "y" }],
+            actions: [{ action_type: "exclude_transaction" }],
+          },
+        },
+      ),
+    );
+    const rules = await finance.db.rule.findMany({ where: { familyId }, orderBy: { name: "asc" } });
+    expect(rules.map((rule) => [rule.name, rule.importId])).toEqual([
+      ["Edited", detail.id],
+      ["Untouched", detail.id],
+    ]);
+    await family.call("rules.update", { id: rules[0]!.id, rule: { name: "Edited by me" } });
+    const budgets = await finance.db.budget.findMany({ where: { familyId }, orderBy: { startDate: "asc" } });
+    expect(budgets).toHaveLength(2);
+    // A budget's lines are made when it is first read.
+    await family.call("budgets.get", { id: budgets[0]!.id });
+    const march = await finance.db.budgetCategory.findFirstOrThrow({ where: { budgetId: budgets[0]!.id } });
+    await family.call("budgetCategories.update", { id: march.id, budget_category: { budgeted_spending: "120" } });
+
+    await reverted(family, detail.id);
+    expect((await finance.db.rule.findMany({ where: { familyId } })).map((rule) => [rule.name, rule.importId])).toEqual([["Edited by me", null]]);
+    const kept = await finance.db.budget.findMany({ where: { familyId } });
+    expect(kept.map((budget) => [budget.id, budget.importId])).toEqual([[budgets[0]!.id, null]]);
+    expect((await finance.db.budgetCategory.findUniqueOrThrow({ where: { id: march.id } })).budgetedSpendingCents).toBe(12_000n);
+  });
+
   it("a family-wide filtered list counted before the revert does not keep the reverted rows' total when the accounts went with them (no sync moves the ledger version then)", async () => {
     const family = newFamily();
     const listed = async () => (await family.call("transactions.list", { start_date: "2024-03-01" })).pagination.total_count as number;

@@ -183,8 +183,8 @@ export function createImportRepository(db: FinanceDb) {
     async revert(familyId: string, id: string): Promise<boolean | null> {
       return db.$transaction(
         async (tx) => {
-          const [row] = await tx.$queryRaw<{ status: string }[]>`
-            SELECT status FROM imports WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid FOR UPDATE`;
+          const [row] = await tx.$queryRaw<{ status: string; completed_at: Date | null }[]>`
+            SELECT status, completed_at FROM imports WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid FOR UPDATE`;
           if (!row) return null;
           if (row.status !== "complete") return false;
           const windows = await tx.$queryRaw<{ account_id: string; first: Date }[]>`
@@ -192,7 +192,7 @@ export function createImportRepository(db: FinanceDb) {
           await tx.$executeRaw`DELETE FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;
           const removedAccounts = await tx.$queryRaw<{ id: string }[]>`
             DELETE FROM accounts WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid RETURNING id`;
-          await removeImportCatalog(tx, familyId, id);
+          await removeImportCatalog(tx, familyId, id, row.completed_at ?? new Date());
           const gone = new Set(removedAccounts.map((a) => a.id));
           for (const window of windows) {
             if (!gone.has(window.account_id)) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));

@@ -30,17 +30,34 @@ function ruleReferences(familyId: string, kind: ReferencedKind): Prisma.Sql {
 /**
  * Removes the records an import made beyond its accounts and entries (call after those are
  * gone, in the revert's transaction): its rules, recurring transactions, budgets and the budget
- * lines it wrote, then its securities, tags, merchants and categories unless something outside
- * the import uses them by now; those stay as the family's own (their import id cleared). What
- * the import found by name (or ticker, or period) never carried its id and is left as it is.
+ * lines it wrote unless a person changed them after `completedAt` (the import's completion),
+ * then its securities, tags, merchants and categories unless something outside the import uses
+ * them by now; what stays is the family's own (its import id cleared). What the import found by
+ * name (or ticker, or period) never carried its id and is left as it is.
  */
-export async function removeImportCatalog(tx: FinanceTx, familyId: string, importId: string): Promise<void> {
+export async function removeImportCatalog(tx: FinanceTx, familyId: string, importId: string, completedAt: Date): Promise<void> {
   const made = Prisma.sql`family_id = ${familyId}::uuid AND import_id = ${importId}::uuid`;
-  // Nothing uses these but the import: removed first, so they keep none of the records below in use.
-  await tx.$executeRaw`DELETE FROM rules WHERE ${made}`;
-  await tx.$executeRaw`DELETE FROM recurring_transactions WHERE ${made}`;
-  await tx.$executeRaw`DELETE FROM budgets WHERE ${made}`;
-  await tx.$executeRaw`DELETE FROM budget_categories WHERE ${made}`;
+  // Rules and budgets change under these family locks (rule-repository, budget-repository): the
+  // rules' references read below, and the budgets' lines, stay as read until this revert commits.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`rules:${familyId}`}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`budgets:${familyId}`}, 0))`;
+  // The candidates locked first: a request assigning one of them meanwhile either committed before
+  // (the NOT EXISTS checks below, each a statement of its own, see its entry) or waits for this
+  // revert and finds the record gone; never an assignment wiped after it succeeded.
+  for (const table of ["categories", "tags", "merchants", "securities"] as const) {
+    await tx.$queryRaw`SELECT id FROM ${Prisma.raw(table)} WHERE ${made} ORDER BY id FOR UPDATE`;
+  }
+
+  // What a person changed after the import completed is theirs now (kept, below): a rule or a
+  // recurring transaction edited since, a budget or a line budgeted since.
+  const untouched = Prisma.sql`updated_at <= ${completedAt}`;
+  await tx.$executeRaw`DELETE FROM rules WHERE ${made} AND ${untouched}`;
+  await tx.$executeRaw`DELETE FROM recurring_transactions WHERE ${made} AND ${untouched}`;
+  await tx.$executeRaw`
+    DELETE FROM budgets b WHERE b.family_id = ${familyId}::uuid AND b.import_id = ${importId}::uuid AND b.updated_at <= ${completedAt}
+       AND NOT EXISTS (SELECT 1 FROM budget_categories bc WHERE bc.budget_id = b.id AND bc.updated_at > ${completedAt}
+                                                          AND (bc.budgeted_spending_cents <> 0 OR bc.rollover_enabled))`;
+  await tx.$executeRaw`DELETE FROM budget_categories WHERE ${made} AND ${untouched}`;
 
   // Trades restrict a security's removal, and recorded prices are a person's. Holdings follow
   // from trades alone: with none left they are stale (the queued syncs drop them) and go with it.
@@ -83,7 +100,7 @@ export async function removeImportCatalog(tx: FinanceTx, familyId: string, impor
          AND (child.import_id IS DISTINCT FROM ${importId}::uuid OR child.id IN (SELECT id FROM used)))
     DELETE FROM categories c USING made WHERE c.id = made.id AND NOT EXISTS (SELECT 1 FROM kept WHERE kept.id = c.id)`;
 
-  for (const table of ["securities", "tags", "merchants", "categories"] as const) {
+  for (const table of ["securities", "tags", "merchants", "categories", "rules", "recurring_transactions", "budgets", "budget_categories"] as const) {
     await tx.$executeRaw`UPDATE ${Prisma.raw(table)} SET import_id = NULL WHERE ${made}`;
   }
 }
