@@ -6,7 +6,7 @@ import { contextOf, financeAs, newActor, startFinance, type RunningFinance } fro
 let finance: RunningFinance;
 
 beforeAll(async () => {
-  finance = await startFinance({ familyPurge: { lockTimeoutMs: 200, statementTimeoutMs: 5_000 } });
+  finance = await startFinance({ familyPurge: { lockTimeoutMs: 200, statementTimeoutMs: 400, batchSize: 100 } });
 });
 afterAll(async () => finance?.stop());
 
@@ -50,5 +50,26 @@ describe("a family purge step", () => {
     }
     expect((await purge(actor.familyId)).done).toBe(true);
     expect(await finance.db.tag.count({ where: { familyId: actor.familyId } })).toBe(0);
+  });
+
+  it("moves on when a batch is too slow for its statement timeout: smaller batches, down to one row, instead of the same batch again forever", async () => {
+    const actor = newActor();
+    const as = financeAs(finance, actor);
+    for (let i = 0; i < 6; i++) await as("tags.create", { tag: { name: `Slow ${i}` } });
+    // Each of this family's tags takes 150 ms to delete: six in one batch pass the 400 ms timeout.
+    await finance.db.$executeRawUnsafe(`
+      CREATE OR REPLACE FUNCTION test_slow_tag_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF OLD.family_id = '${actor.familyId}'::uuid THEN PERFORM pg_sleep(0.15); END IF; RETURN OLD; END $$`);
+    await finance.db.$executeRawUnsafe(`CREATE TRIGGER test_slow_tag_delete BEFORE DELETE ON tags FOR EACH ROW EXECUTE FUNCTION test_slow_tag_delete()`);
+    try {
+      let steps = 0;
+      for (let done = false; !done; steps++) {
+        if (steps > 20) throw new Error("the purge does not finish");
+        done = (await purge(actor.familyId)).done;
+      }
+      expect(await finance.db.tag.count({ where: { familyId: actor.familyId } })).toBe(0);
+    } finally {
+      await finance.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS test_slow_tag_delete ON tags`);
+    }
   });
 });

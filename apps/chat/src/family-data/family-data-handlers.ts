@@ -16,17 +16,22 @@ export function createFamilyDataHandlers(data: FamilyDataRepository): Pick<Inter
     "familyData.purge": async ({ input }) => {
       const deadline = Date.now() + STEP_BUDGET_MS;
       let deleted = 0;
+      // Chats cascade to their messages: a batch too slow is retried a tenth the size, down to one chat.
+      let size = BATCH;
       for (;;) {
         let gone: number;
         try {
-          gone = await data.deleteChats(input.familyId, BATCH, TIMEOUTS);
+          gone = await data.deleteChats(input.familyId, size, TIMEOUTS);
         } catch (err) {
-          // The next step carries on.
-          if (isLockTimeout(err) || isStatementTimeout(err)) return { done: false, deleted };
-          throw err;
+          // Other work holds the rows: the next step carries on.
+          if (isLockTimeout(err)) return { done: false, deleted };
+          if (!isStatementTimeout(err) || size === 1) throw err;
+          size = Math.max(1, Math.floor(size / 10));
+          if (Date.now() >= deadline) return { done: false, deleted };
+          continue;
         }
         deleted += gone;
-        if (gone < BATCH) return { done: true, deleted };
+        if (gone < size) return { done: true, deleted };
         if (Date.now() >= deadline) return { done: false, deleted };
       }
     },

@@ -28,17 +28,24 @@ export function createFamilyDataHandlers(data: FamilyDataRepository, limits: Fam
       const deadline = Date.now() + limits.stepBudgetMs;
       let deleted = 0;
       for (const table of tablesPurgedBy(input.scope)) {
+        // A batch too slow for the statement timeout (a table whose rows cascade to many others)
+        // is retried a tenth the size, down to one row: a purge always moves on, never retries
+        // the same too-large batch forever.
+        let size = limits.batchSize;
         for (;;) {
           let gone: number;
           try {
-            gone = await data.deleteBatch(table, input.familyId, limits.batchSize, { lockMs: limits.lockTimeoutMs, statementMs: limits.statementTimeoutMs });
+            gone = await data.deleteBatch(table, input.familyId, size, { lockMs: limits.lockTimeoutMs, statementMs: limits.statementTimeoutMs });
           } catch (err) {
-            // Other work holds the rows or the batch is slow: give way, the purger's next step carries on.
-            if (isLockTimeout(err) || isStatementTimeout(err)) return { done: false, deleted };
-            throw err;
+            // Other work holds the rows: give way, the purger's next step carries on.
+            if (isLockTimeout(err)) return { done: false, deleted };
+            if (!isStatementTimeout(err) || size === 1) throw err;
+            size = Math.max(1, Math.floor(size / 10));
+            if (Date.now() >= deadline) return { done: false, deleted };
+            continue;
           }
           deleted += gone;
-          if (gone < limits.batchSize) break;
+          if (gone < size) break;
           if (Date.now() >= deadline) return { done: false, deleted };
         }
       }

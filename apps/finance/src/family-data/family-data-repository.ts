@@ -57,13 +57,17 @@ export function createFamilyDataRepository(db: FinanceDb) {
      */
     async deleteBatch(table: string, familyId: string, limit: number, timeouts: { lockMs: number; statementMs: number }): Promise<number> {
       const name = Prisma.raw(`"${table}"`);
-      return db.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeouts.lockMs))}`);
-        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeouts.statementMs))}`);
-        if (KEYED_BY_FAMILY.has(table)) return tx.$executeRaw`DELETE FROM ${name} WHERE family_id = ${familyId}::uuid`;
-        return tx.$executeRaw`
+      return db.$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeouts.lockMs))}`);
+          await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeouts.statementMs))}`);
+          if (KEYED_BY_FAMILY.has(table)) return tx.$executeRaw`DELETE FROM ${name} WHERE family_id = ${familyId}::uuid`;
+          return tx.$executeRaw`
           DELETE FROM ${name} WHERE id IN (SELECT id FROM ${name} WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
-      });
+          // Prisma's own limits past PostgreSQL's: a batch ends by its lock or statement timeout, never by Prisma's (P2028 at commit).
+        },
+        { timeout: timeouts.lockMs + timeouts.statementMs + 2_000, maxWait: 5_000 },
+      );
     },
 
     /** Lists cached under the old ledger version must not outlive a reset. */
