@@ -58,6 +58,16 @@ describe("a publish whose worker died", () => {
     expect(second?.id).toBe(id);
     expect(second!.lease.getTime()).toBeGreaterThan(first!.lease.getTime());
 
+    // The first worker, slow to start its transaction, finds the lock free but the claim gone: it writes nothing.
+    await finance.db.$transaction(async (tx) => {
+      expect(await takePublishLock(tx, id)).toBe(true);
+      expect(await imports.stillClaimed(tx, first!)).toBe(false);
+      expect(await imports.stillClaimed(tx, second!)).toBe(true);
+    });
+    // Its progress does not overwrite the second worker's.
+    await imports.progress(second!, 7);
+    await imports.progress(first!, 3);
+    expect((await finance.db.import.findUniqueOrThrow({ where: { id } })).rowsDone).toBe(7);
     // The first worker, late, fails its publish: the import stays the second worker's.
     await imports.fail(first!, "The import could not be published");
     expect(await finance.db.import.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "importing", leaseExpiresAt: second!.lease });

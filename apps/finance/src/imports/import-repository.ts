@@ -160,9 +160,16 @@ export function createImportRepository(db: FinanceDb) {
       return row ? { id: row.id, familyId: row.family_id, lease: row.lease_expires_at } : null;
     },
 
-    /** Progress, written outside the publishing transaction so readers see it while the rows are not yet committed. */
-    async progress(importId: string, rowsDone: number): Promise<void> {
-      await db.import.updateMany({ where: { id: importId, status: "importing" }, data: { rowsDone } });
+    /** Progress, written outside the publishing transaction so readers see it while the rows are not yet committed; only while the claim is this worker's. */
+    async progress(claim: ClaimedImport, rowsDone: number): Promise<void> {
+      await db.import.updateMany({ where: { id: claim.id, status: "importing", leaseExpiresAt: claim.lease }, data: { rowsDone } });
+    },
+
+    /** Whether the claim is still this worker's (read in its publishing transaction, once it holds the publish lock). */
+    async stillClaimed(tx: Prisma.TransactionClient, claim: ClaimedImport): Promise<boolean> {
+      const [row] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM imports WHERE id = ${claim.id}::uuid AND status = 'importing' AND lease_expires_at = ${claim.lease}`;
+      return row !== undefined;
     },
 
     /** Marks the import published, inside the publishing transaction. */

@@ -37,9 +37,10 @@ export function createImportWorker(db: FinanceDb, imports: ImportRepository, log
       await db.$transaction(
         async (tx) => {
           // Held until this transaction ends: while it is, no other worker takes the import over.
-          if (!(await takePublishLock(tx, claim.id))) throw new TakenOver();
+          // A worker slow to get here may have been taken over meanwhile: it stops before writing anything.
+          if (!(await takePublishLock(tx, claim.id)) || !(await imports.stillClaimed(tx, claim))) throw new TakenOver();
           const outcome = await publish(tx, { id: claim.id, familyId: claim.familyId, accountId: found.accountId }, (rowsDone) =>
-            imports.progress(claim.id, rowsDone),
+            imports.progress(claim, rowsDone),
           );
           if (!(await imports.complete(tx, claim, outcome, found.rowsCount))) throw new TakenOver();
         },
