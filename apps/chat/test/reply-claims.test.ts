@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogger } from "@hearth/service-kit";
 import { ChatDetailSchema, type Actor } from "@hearth/contracts";
 import { createAssistantRegistry } from "../src/assistant/assistant-registry";
+import { FAMILY_AI_OFF } from "../src/replies/family-facts";
 import { createReplyEvents } from "../src/replies/reply-events";
 import { createReplyRepository } from "../src/replies/reply-repository";
 import { createReplyRunner } from "../src/replies/reply-runner";
@@ -19,6 +20,27 @@ async function askedChat(actor: Actor, questions: number): Promise<string> {
   const created = ChatDetailSchema.parse(await chat.call("chats.create", "mutation", { title: "Claims", message: "q0" }, contextOf(actor)));
   for (let i = 1; i < questions; i++) await chat.call("messages.create", "mutation", { chat_id: created.id, content: `q${i}` }, contextOf(actor));
   return created.id;
+}
+
+/** Finance's answer to familySettings.get for the actor's family (a stand-in: the runner reads nothing else before its provider runs). */
+function familySettings(actor: Actor) {
+  return {
+    id: actor.familyId,
+    name: null,
+    currency: "USD",
+    locale: "en-US",
+    date_format: "%m-%d-%Y",
+    country: null,
+    timezone: null,
+    month_start_day: 1,
+    moniker: "Family",
+    default_account_sharing: "shared",
+    custom_enabled_currencies: false,
+    enabled_currencies: ["USD"],
+    ai_enabled: true,
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+  };
 }
 
 describe("reply claims", () => {
@@ -105,18 +127,7 @@ describe("reply claims", () => {
       },
     ]);
     // Only the family's settings are read before the provider runs.
-    const settings = { id: actor.familyId, name: null, currency: "USD", locale: "en-US", date_format: "%m-%d-%Y", country: null, timezone: null };
-    const finance = async () => ({
-      ...settings,
-      month_start_day: 1,
-      moniker: "Family",
-      default_account_sharing: "shared",
-      custom_enabled_currencies: false,
-      enabled_currencies: ["USD"],
-      ai_enabled: true,
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    });
+    const finance = async () => familySettings(actor);
     const log = createLogger("test", "silent");
     const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log, timeoutMs: 60_000 });
     const worker = createReplyWorker({ replies, runner, log, options: { concurrency: 8, pollMs: 50, leaseMs: 90_000 } });
@@ -125,5 +136,36 @@ describe("reply claims", () => {
     await worker.stop(100);
     expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed", leaseUntil: null });
     expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toMatch(/interrupted/);
+  });
+
+  it("fails an answer whose family turned AI off after the question was asked, before anything goes to the model's provider", async () => {
+    const actor = newActor();
+    const chatId = await askedChat(actor, 1);
+    const answer = await chat.db.chatMessage.findFirstOrThrow({ where: { chatId, kind: "assistant_message" } });
+    const replies = createReplyRepository(chat.db);
+    let providerCalls = 0;
+    const registry = createAssistantRegistry([
+      {
+        models: ["hearth-builtin"],
+        reply: async () => {
+          providerCalls++;
+          return { content: "should not be produced" };
+        },
+      },
+    ]);
+    const finance = async () => ({ ...familySettings(actor), ai_enabled: false });
+    const log = createLogger("test", "silent");
+    const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log, timeoutMs: 60_000 });
+    const worker = createReplyWorker({ replies, runner, log, options: { concurrency: 2, pollMs: 50, leaseMs: 90_000 } });
+    worker.start();
+    try {
+      await vi.waitFor(async () => expect((await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).aiResponseStatus).toBe("failed"), {
+        timeout: 20_000,
+      });
+    } finally {
+      await worker.stop(100);
+    }
+    expect(providerCalls).toBe(0);
+    expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toBe(FAMILY_AI_OFF);
   });
 });

@@ -1,10 +1,18 @@
 import { FamilySettingsSchema } from "@hearth/contracts";
-import type { FamilyFacts } from "../assistant/assistant-types";
+import { AssistantFailure, type FamilyFacts } from "../assistant/assistant-types";
 import type { FinanceCall } from "../assistant/tools";
 import { todayIn } from "../assistant/today";
 
-/** The family's currency, locale and today, from its settings in finance (read for the asking user). */
+/** Why an answer asked before the family turned AI off is not produced. */
+export const FAMILY_AI_OFF = "AI features are turned off for this family";
+
+/**
+ * The family's currency, locale and today, from its settings in finance (read for the asking
+ * user). Read before anything goes to the model's provider: an answer queued or retried after the
+ * family turned AI off fails here, and none of the family's data leaves.
+ */
 export async function familyFactsOf(finance: FinanceCall, now = new Date()): Promise<FamilyFacts> {
   const settings = FamilySettingsSchema.parse(await finance("familySettings.get", "query", {}));
+  if (!settings.ai_enabled) throw new AssistantFailure(FAMILY_AI_OFF);
   return { currency: settings.currency, locale: settings.locale, timezone: settings.timezone, today: todayIn(settings.timezone, now) };
 }
