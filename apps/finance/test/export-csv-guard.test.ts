@@ -1,6 +1,7 @@
 // The family export's formula-injection guard for CSV text cells (OWASP's CSV injection rule).
 import { describe, expect, it } from "vitest";
 import { csvRow, csvText } from "../src/family-exports/csv-cell";
+import { unguardedText } from "../src/imports/parsing/formula-guard";
 
 describe("csvText", () => {
   it("prepends ' to text starting with = + - @ TAB or CR", () => {
@@ -12,8 +13,25 @@ describe("csvText", () => {
     expect(csvText("\rx")).toBe("'\rx");
   });
 
+  it("guards a trigger after leading spaces, the full-width triggers, and text starting with the guard's own quote", () => {
+    expect(csvText(" =HYPERLINK(1)")).toBe("' =HYPERLINK(1)");
+    expect(csvText("\n @x")).toBe("'\n @x");
+    expect(csvText("\uFF1D1+1")).toBe("'\uFF1D1+1");
+    expect(csvText("\uFF0B1")).toBe("'\uFF0B1");
+    expect(csvText("'x")).toBe("''x");
+    expect(csvText("'=x")).toBe("''=x");
+  });
+
+  it("reads back exactly through the import's unguardedText, whatever the text", () => {
+    for (const text of ["=1", " =1", "'x", "'=x", "''", "'", "Plain", "-Refunds", "\uFF20home", "x'", "\tTab"]) {
+      expect(unguardedText(csvText(text)!)).toBe(text);
+    }
+    // A cell the export did not guard keeps its quote.
+    expect(unguardedText("'Quoted")).toBe("'Quoted");
+  });
+
   it("leaves every other text, empty text and nil as they are", () => {
-    for (const text of ["Coffee", "", " =x", "x=1", "'=x", "#ff0000", "2026-03-05", "Zürich", "😀"]) expect(csvText(text)).toBe(text);
+    for (const text of ["Coffee", "", "x=1", "#ff0000", "2026-03-05", "Zürich", "😀", "x'"]) expect(csvText(text)).toBe(text);
     expect(csvText(null)).toBeNull();
     expect(csvText(undefined)).toBeUndefined();
   });

@@ -555,7 +555,27 @@ describe("writeFamilyExport: formula-injection guard on the CSVs' text cells", (
   });
 
   it("csvTextSql guards exactly as csvText does", async () => {
-    const samples = ["=1+1", "+1", "-1", "@SUM(1)", "\tx", "\rx", "'=x", " =x", "x=1", "", "é", "😀", "#ff0000", "Plain"];
+    const samples = [
+      "=1+1",
+      "+1",
+      "-1",
+      "@SUM(1)",
+      "\tx",
+      "\rx",
+      "'=x",
+      "'x",
+      " =x",
+      "\n  +x",
+      "\uFF1D1",
+      "\uFF20x",
+      "x=1",
+      "",
+      "é",
+      "😀",
+      "#ff0000",
+      "Plain",
+      "\u00A0=x",
+    ];
     const rows = await finance.db.$queryRaw<{ cell: string | null }[]>(
       Prisma.sql`SELECT ${csvTextSql(Prisma.sql`v.t`)} AS cell FROM unnest(${[...samples, null]}::text[]) WITH ORDINALITY v(t, i) ORDER BY v.i`,
     );
@@ -606,11 +626,18 @@ describe("writeFamilyExport on a large family: streamed out as it is read", () =
     const exporting = writeFamilyExport(finance.db, actor.familyId, out, { onRead: (part) => reads.push({ part, writtenBefore: written }) });
     await vi.waitFor(() => expect(held).not.toBeNull(), { timeout: 60_000 });
     // Streaming, not collecting: with the output stopped, the reading stops too once the streams'
-    // small buffers are full (collected first, every row would be read all the same).
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const readWhileHeld = reads.length;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(reads.length).toBe(readWhileHeld);
+    // small buffers are full (collected first, every row would be read all the same). How soon
+    // depends on the machine's load: waited for until no read comes for half a second.
+    let readWhileHeld = -1;
+    await vi.waitFor(
+      async () => {
+        const before = reads.length;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(reads.length).toBe(before);
+        readWhileHeld = before;
+      },
+      { timeout: 30_000, interval: 1 },
+    );
     letGo = true;
     held!();
     const result = await exporting;

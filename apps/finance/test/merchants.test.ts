@@ -98,6 +98,11 @@ describe("finance merchants: the CSV import's rows (Sure's merchants#create)", (
     ]);
   });
 
+  it("reads a name Hearth's export guarded against formula injection back as it was", async () => {
+    const result = await as(newActor()).import([{ name: "'+1 Shop" }, { name: "'Quoted" }]);
+    expect(result.merchants.map((merchant) => merchant.name)).toEqual(["+1 Shop", "'Quoted"]);
+  });
+
   it("imports nothing from no rows", async () => {
     expect(await as(newActor()).import([])).toEqual({ imported: 0, skipped: 0, merchants: [] });
   });

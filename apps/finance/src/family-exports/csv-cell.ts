@@ -23,19 +23,24 @@ export function csvRow(values: readonly CsvValue[]): string {
   return `${values.map(csvCell).join(",")}\n`;
 }
 
-/** The first characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
-export const FORMULA_TRIGGERS: readonly string[] = ["=", "+", "-", "@", "\t", "\r"];
+/**
+ * A cell a spreadsheet may run as a formula (OWASP's CSV injection list: = + - @ TAB CR, also after
+ * leading spaces, which some importers trim, and their full-width forms, which some read as the
+ * ASCII ones), or one that starts with the guard's own quote (guarded too, so the import's
+ * unguardedText gives back exactly the text written).
+ */
+export const NEEDS_FORMULA_GUARD = /^(?:[ \t\n\v\f\r]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r'])/;
 
 /**
  * Formula-injection guard (OWASP) for a text cell that people or banks wrote (a name, a note, a
- * category, merchant, tag or account name): one starting with = + - @ TAB or CR gets a leading
- * "'", so Excel, LibreOffice and Sheets take it as text instead of running `=HYPERLINK(...)`.
- * Any other text, and nil, is left as it is, so ordinary data is written byte for byte as before.
+ * category, merchant, tag or account name): one NEEDS_FORMULA_GUARD matches gets a leading "'",
+ * so Excel, LibreOffice and Sheets take it as text instead of running `=HYPERLINK(...)`. Any
+ * other text, and nil, is left as it is, so ordinary data is written byte for byte as before.
  * Only text cells take it: amounts, quantities and prices are written unguarded so a negative
  * number stays a number, and dates, ids, currencies and enum labels never start with a trigger.
  * sql-format.ts's csvTextSql is the same rule for the rows PostgreSQL writes.
  */
 export function csvText(value: string | null | undefined): string | null | undefined {
   if (value === null || value === undefined || value === "") return value;
-  return FORMULA_TRIGGERS.includes(value[0]!) ? `'${value}` : value;
+  return NEEDS_FORMULA_GUARD.test(value) ? `'${value}` : value;
 }

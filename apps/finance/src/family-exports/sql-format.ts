@@ -43,14 +43,16 @@ export const amountSql = (cents: Prisma.Sql, currency: Prisma.Sql): Prisma.Sql =
     ELSE ${plainNumericSql(Prisma.sql`(${whole}::numeric / power(10::numeric, (${currencyDigitsJson()}::jsonb ->> ${currency})::int))`)} END)`;
 };
 
+/** csv-cell.ts's NEEDS_FORMULA_GUARD for PostgreSQL's regular expressions (the same characters; a bound parameter). */
+const CSV_GUARD_PATTERN = "^([ \t\n\v\f\r]*[-=+@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r'])";
+
 /**
  * A text cell of a CSV row with csv-cell.ts's formula-injection guard (csvText): text starting with
  * = + - @ TAB or CR gets a leading "'", so a spreadsheet shows it rather than runs it; other text
  * and NULL as they are. For the text people and banks wrote only: never for amountSql's and
  * plainNumericSql's numbers (a negative amount must stay a number), dates, ids or enum labels.
  */
-export const csvTextSql = (text: Prisma.Sql): Prisma.Sql =>
-  Prisma.sql`(CASE WHEN left(${text}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${text} ELSE ${text} END)`;
+export const csvTextSql = (text: Prisma.Sql): Prisma.Sql => Prisma.sql`(CASE WHEN ${text} ~ ${CSV_GUARD_PATTERN} THEN '''' || ${text} ELSE ${text} END)`;
 
 /** A timestamp as ActiveSupport's JSON writes it: UTC, milliseconds, "Z". */
 export const jsonTimeSql = (at: Prisma.Sql): Prisma.Sql => Prisma.sql`to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -1,4 +1,5 @@
 import { HexColorSchema, type InputOf } from "@hearth/contracts";
+import { unguardedText } from "../imports/parsing/formula-guard";
 
 type ImportRow = InputOf<"merchants.import">["rows"][number];
 
@@ -15,14 +16,15 @@ export interface ImportPlan {
 /**
  * Sure's merchant import, row by row: a row without a name is passed over (not counted); a name
  * the family has, or an earlier row had, is skipped; a colour that is no hex colour is dropped
- * (Sure replaces it); a name longer than a merchant may have is skipped.
+ * (Sure replaces it); a name longer than a merchant may have is skipped. A name Hearth's export
+ * guarded against formula injection ("'=x") reads back as it was.
  */
 export function planImport(rows: ImportRow[], existing: ReadonlySet<string>): ImportPlan {
   const seen = new Set(existing);
   const create: ImportPlan["create"] = [];
   let skipped = 0;
   for (const row of rows) {
-    const name = row.name.trim();
+    const name = unguardedText(row.name.trim());
     if (name === "") continue;
     if (seen.has(name) || name.length > MAX_NAME_LENGTH) {
       skipped++;

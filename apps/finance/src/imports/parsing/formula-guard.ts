@@ -1,10 +1,10 @@
-import { FORMULA_TRIGGERS } from "../../family-exports/csv-cell";
+import { NEEDS_FORMULA_GUARD } from "../../family-exports/csv-cell";
 
 /**
  * A text cell as it was before Hearth's export guarded it against formula injection (csvText:
- * "'=SUM(A1)" for "=SUM(A1)"), so an exported CSV imports back as the same names and notes. Only
- * a quote before a formula trigger is taken off; any other text is read as it is.
+ * "'=SUM(A1)" for "=SUM(A1)", "''x" for "'x"), so an exported CSV imports back as the same names
+ * and notes. The quote comes off only where the export puts one; any other text is read as it is.
  */
 export function unguardedText(cell: string): string {
-  return cell.length > 1 && cell[0] === "'" && FORMULA_TRIGGERS.includes(cell[1]!) ? cell.slice(1) : cell;
+  return cell.startsWith("'") && NEEDS_FORMULA_GUARD.test(cell.slice(1)) ? cell.slice(1) : cell;
 }
