@@ -106,7 +106,8 @@ describe("the waiting answers of one user", () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => as(actor).ask({ chat_id: chats[i % 2], content: `q${i}` })));
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(MAX_PENDING_ANSWERS_PER_USER);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
-    for (const { reason } of refused) expect(reason).toMatchObject({ code: "rate_limit_exceeded" });
+    // reset_in_seconds is what the gateway sends as Retry-After.
+    for (const { reason } of refused) expect(reason).toMatchObject({ code: "rate_limit_exceeded", details: { reset_in_seconds: 5 } });
     expect(await chat.db.chatMessage.count({ where: { chatId: { in: chats }, kind: "user_message" } })).toBe(MAX_PENDING_ANSWERS_PER_USER);
     // Another user is not held back by this one.
     const other = newActor({ familyId: actor.familyId });

@@ -144,7 +144,7 @@ describe("Semaphore", () => {
     const text = transactions(64 * 1024, 0);
     const reads = Array.from({ length: 2 + NDJSON_UPLOADS_WAITING }, () => readSureNdjson(text, undefined, { maxQueued: NDJSON_UPLOADS_WAITING }));
     const upload = { content: text, filename: undefined, contentType: undefined };
-    await expect(preflightSureImport(upload, "USD")).rejects.toMatchObject({ code: "rate_limit_exceeded" });
+    await expect(preflightSureImport(upload, "USD")).rejects.toMatchObject({ code: "rate_limit_exceeded", details: { reset_in_seconds: 2 } });
     const publish = readSureNdjson(text);
     await Promise.all([...reads, publish]);
     expect([NDJSON_READS.active, NDJSON_READS.queued]).toEqual([0, 0]);

@@ -227,6 +227,19 @@ describe("failures, timeouts, deletion", () => {
     expect(answer.tool_calls?.[0]?.function_arguments).toEqual({ too_large_bytes: expect.any(Number) });
   });
 
+  it("a sixth question while five answers are being produced is 429 with Retry-After", async () => {
+    const busy = await signUpUser(api, "busy-asker", { ai: true });
+    const chatId = await newChat(busy);
+    for (let i = 0; i < 5; i++) {
+      const posted = await api.post(`/api/v1/chats/${chatId}/messages`, { content: `hang ${i}`, model: "test-steered" }, { apiKey: busy.writeKey });
+      expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+    }
+    const refused = await api.post(`/api/v1/chats/${chatId}/messages`, { content: "one more", model: "test-steered" }, { apiKey: busy.writeKey });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe("rate_limit_exceeded");
+    expect(refused.headers.get("retry-after")).toBe("5");
+  });
+
   it("a chat deleted while its answer is produced leaves nothing behind", async () => {
     const chatId = await newChat();
     await api.post(`/api/v1/chats/${chatId}/messages`, { content: "hang on", model: "test-steered" }, key());

@@ -82,6 +82,8 @@ export function createChatRepository(db: ChatDb) {
     if ((row?.pending ?? 0) >= MAX_PENDING_ANSWERS_PER_USER) {
       throw new AppError("rate_limit_exceeded", {
         message: `${MAX_PENDING_ANSWERS_PER_USER} answers are already being produced for you; ask again when one has finished`,
+        // The answer's Retry-After (the gateway's error handler): most answers end within seconds.
+        details: { reset_in_seconds: 5 },
       });
     }
   }

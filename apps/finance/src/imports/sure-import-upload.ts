@@ -21,7 +21,11 @@ async function accepted<T>(read: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof NdjsonContentError || err instanceof ImportParseError) throw err.toAppError();
     if (err instanceof SemaphoreFull)
-      throw new AppError("rate_limit_exceeded", { message: "Too many imports are being read right now; try again in a moment" });
+      // reset_in_seconds becomes the answer's Retry-After (the gateway's error handler): a read takes a second or two.
+      throw new AppError("rate_limit_exceeded", {
+        message: "Too many imports are being read right now; try again in a moment",
+        details: { reset_in_seconds: 2 },
+      });
     throw err;
   }
 }
