@@ -62,3 +62,4 @@ export {
 } from "./net/outbound-http";
 export { classifyAddress, refusalOf, addressRefusal, type AddressClass } from "./net/address-classes";
 export { createPollingLoop, type PollingLoop } from "./workers/polling-loop";
+export { batchTransactionOptions, deleteInShrinkingBatches, limitBatch, type BatchTimeouts } from "./workers/purge-batches";

@@ -1,4 +1,4 @@
-import { isLockTimeout, isStatementTimeout, type InternalHandlers } from "@hearth/service-kit";
+import { deleteInShrinkingBatches, type InternalHandlers } from "@hearth/service-kit";
 import type { FamilyDataRepository } from "./family-data-repository";
 
 /** Chats per DELETE. */
@@ -14,26 +14,12 @@ const TIMEOUTS = { lockMs: 2_000, statementMs: 5_000 };
 export function createFamilyDataHandlers(data: FamilyDataRepository): Pick<InternalHandlers<"chat">, "familyData.purge" | "familyData.counts"> {
   return {
     "familyData.purge": async ({ input }) => {
-      const deadline = Date.now() + STEP_BUDGET_MS;
-      let deleted = 0;
-      // Chats cascade to their messages: a batch too slow is retried a tenth the size, down to one chat.
-      let size = BATCH;
-      for (;;) {
-        let gone: number;
-        try {
-          gone = await data.deleteChats(input.familyId, size, TIMEOUTS);
-        } catch (err) {
-          // Other work holds the rows: the next step carries on.
-          if (isLockTimeout(err)) return { done: false, deleted };
-          if (!isStatementTimeout(err) || size === 1) throw err;
-          size = Math.max(1, Math.floor(size / 10));
-          if (Date.now() >= deadline) return { done: false, deleted };
-          continue;
-        }
-        deleted += gone;
-        if (gone < size) return { done: true, deleted };
-        if (Date.now() >= deadline) return { done: false, deleted };
-      }
+      // Chats cascade to their messages: deleteInShrinkingBatches retries a batch too slow a tenth the size.
+      const step = await deleteInShrinkingBatches((size) => data.deleteChats(input.familyId, size, TIMEOUTS), {
+        batchSize: BATCH,
+        deadline: Date.now() + STEP_BUDGET_MS,
+      });
+      return { done: step.finished, deleted: step.deleted };
     },
     "familyData.counts": async ({ input }) => ({ counts: await data.counts(input.familyId) }),
   };

@@ -1,3 +1,4 @@
+import { batchTransactionOptions, limitBatch, type BatchTimeouts } from "@hearth/service-kit";
 import type { ChatDb } from "../db";
 
 /** chat's rows of a family, for a purge and the reset status. */
@@ -7,15 +8,11 @@ export function createFamilyDataRepository(db: ChatDb) {
      * Deletes up to `limit` of the family's chats (their messages go by cascade); answers how many
      * went. Waits at most `lockMs` for a lock (an answer being stored) and runs at most `statementMs`.
      */
-    deleteChats: (familyId: string, limit: number, timeouts: { lockMs: number; statementMs: number }): Promise<number> =>
-      db.$transaction(
-        async (tx) => {
-          await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeouts.lockMs))}`);
-          await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeouts.statementMs))}`);
-          return tx.$executeRaw`DELETE FROM chats WHERE id IN (SELECT id FROM chats WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
-        },
-        { timeout: timeouts.lockMs + timeouts.statementMs + 2_000, maxWait: 5_000 },
-      ),
+    deleteChats: (familyId: string, limit: number, timeouts: BatchTimeouts): Promise<number> =>
+      db.$transaction(async (tx) => {
+        await limitBatch(tx, timeouts);
+        return tx.$executeRaw`DELETE FROM chats WHERE id IN (SELECT id FROM chats WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
+      }, batchTransactionOptions(timeouts)),
 
     async counts(familyId: string): Promise<Record<string, number>> {
       const [row] = await db.$queryRaw<{ chats: bigint; messages: bigint }[]>`

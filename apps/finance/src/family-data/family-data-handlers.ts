@@ -1,4 +1,4 @@
-import { isLockTimeout, isStatementTimeout, type InternalHandlers } from "@hearth/service-kit";
+import { deleteInShrinkingBatches, type InternalHandlers } from "@hearth/service-kit";
 import { tablesPurgedBy, type FamilyDataRepository } from "./family-data-repository";
 
 export interface FamilyPurgeLimits {
@@ -26,28 +26,15 @@ export function createFamilyDataHandlers(data: FamilyDataRepository, limits: Fam
   return {
     "familyData.purge": async ({ input }) => {
       const deadline = Date.now() + limits.stepBudgetMs;
+      const timeouts = { lockMs: limits.lockTimeoutMs, statementMs: limits.statementTimeoutMs };
       let deleted = 0;
       for (const table of tablesPurgedBy(input.scope)) {
-        // A batch too slow for the statement timeout (a table whose rows cascade to many others)
-        // is retried a tenth the size, down to one row: a purge always moves on, never retries
-        // the same too-large batch forever.
-        let size = limits.batchSize;
-        for (;;) {
-          let gone: number;
-          try {
-            gone = await data.deleteBatch(table, input.familyId, size, { lockMs: limits.lockTimeoutMs, statementMs: limits.statementTimeoutMs });
-          } catch (err) {
-            // Other work holds the rows: give way, the purger's next step carries on.
-            if (isLockTimeout(err)) return { done: false, deleted };
-            if (!isStatementTimeout(err) || size === 1) throw err;
-            size = Math.max(1, Math.floor(size / 10));
-            if (Date.now() >= deadline) return { done: false, deleted };
-            continue;
-          }
-          deleted += gone;
-          if (gone < size) break;
-          if (Date.now() >= deadline) return { done: false, deleted };
-        }
+        const step = await deleteInShrinkingBatches((size) => data.deleteBatch(table, input.familyId, size, timeouts), {
+          batchSize: limits.batchSize,
+          deadline,
+        });
+        deleted += step.deleted;
+        if (!step.finished) return { done: false, deleted };
       }
       if (input.scope === "financial_data") await data.markLedgerChanged(input.familyId);
       return { done: true, deleted };

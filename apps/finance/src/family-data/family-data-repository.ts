@@ -1,5 +1,6 @@
 import type { FamilyPurgeScope } from "@hearth/contracts";
 import { Prisma } from "../generated/prisma/client";
+import { batchTransactionOptions, limitBatch, type BatchTimeouts } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
 
@@ -55,19 +56,14 @@ export function createFamilyDataRepository(db: FinanceDb) {
      * at most `timeouts.statementMs`: past either it fails (55P03, 57014) and the step ends early,
      * instead of a statement left waiting in the database after the purger's call gave up.
      */
-    async deleteBatch(table: string, familyId: string, limit: number, timeouts: { lockMs: number; statementMs: number }): Promise<number> {
+    async deleteBatch(table: string, familyId: string, limit: number, timeouts: BatchTimeouts): Promise<number> {
       const name = Prisma.raw(`"${table}"`);
-      return db.$transaction(
-        async (tx) => {
-          await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeouts.lockMs))}`);
-          await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeouts.statementMs))}`);
-          if (KEYED_BY_FAMILY.has(table)) return tx.$executeRaw`DELETE FROM ${name} WHERE family_id = ${familyId}::uuid`;
-          return tx.$executeRaw`
+      return db.$transaction(async (tx) => {
+        await limitBatch(tx, timeouts);
+        if (KEYED_BY_FAMILY.has(table)) return tx.$executeRaw`DELETE FROM ${name} WHERE family_id = ${familyId}::uuid`;
+        return tx.$executeRaw`
           DELETE FROM ${name} WHERE id IN (SELECT id FROM ${name} WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
-          // Prisma's own limits past PostgreSQL's: a batch ends by its lock or statement timeout, never by Prisma's (P2028 at commit).
-        },
-        { timeout: timeouts.lockMs + timeouts.statementMs + 2_000, maxWait: 5_000 },
-      );
+      }, batchTransactionOptions(timeouts));
     },
 
     /** Lists cached under the old ledger version must not outlive a reset. */
