@@ -332,7 +332,7 @@ describe("writeFamilyExport: Sure's export version 2", () => {
     for (const record of all) expect(Object.keys(record)).toEqual(record.type === "Rule" ? ["type", "version", "data"] : ["type", "data"]);
   });
 
-  it("all.ndjson records carry Sure's fields: decimals as strings, ids that refer to each other", () => {
+  it("all.ndjson records carry Sure's fields: decimals as strings, ids that refer to each other", async () => {
     const all = records(archive.files["all.ndjson"]!);
     const ofType = (type: string) => all.filter((record) => record.type === type).map((record) => record.data);
     const account = ofType("Account").find((data) => data.id === mine.savings.id)!;
@@ -389,6 +389,18 @@ describe("writeFamilyExport: Sure's export version 2", () => {
     ]);
     const holding = ofType("Holding").find((data) => data.date === "2026-03-02")!;
     expect(holding).toMatchObject({ account_id: mine.brokerage.id, ticker: "AAPL", qty: "10.0", kind: "standard", currency: "USD", cost_basis: "100.0" });
+    // Every exported holding is the one the API lists: same id, day and figures (both price spans' days the same way).
+    const listed = [];
+    for (let page = 1; ; page++) {
+      const { holdings } = await mine.call("holdings.list", { account_id: mine.brokerage.id, page, per_page: 100 });
+      listed.push(...holdings);
+      if (holdings.length < 100) break;
+    }
+    expect(ofType("Holding").length).toBe(listed.length);
+    const exported = new Map(ofType("Holding").map((data) => [data.id, data]));
+    for (const row of listed) {
+      expect(exported.get(row.id), row.date).toMatchObject({ date: row.date, qty: row.qty, amount: (row.amount_cents / 100).toFixed(2).replace(/0$/, "") });
+    }
     expect(ofType("Valuation").filter((data) => data.kind === "opening_anchor")).toHaveLength(4);
     expect(ofType("Valuation").find((data) => data.account_id === mine.yen.id)).toMatchObject({ date: "2026-01-01", amount: "50000.0", currency: "JPY" });
 

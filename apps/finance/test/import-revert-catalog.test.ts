@@ -42,7 +42,7 @@ async function countsOf(familyId: string) {
     entries: await db.entry.count({ where: ofFamily }),
     entry_tags: await db.entryTag.count({ where: { entry: ofFamily } }),
     trades: await db.trade.count({ where: ofFamily }),
-    holdings: await db.holding.count({ where: ofFamily }),
+    holdings: await db.holdingSpan.count({ where: ofFamily }),
     categories: await db.category.count({ where: ofFamily }),
     tags: await db.tag.count({ where: ofFamily }),
     merchants: await db.merchant.count({ where: ofFamily }),

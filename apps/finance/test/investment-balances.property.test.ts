@@ -6,6 +6,9 @@ import { calculateBalances, calculatorAccountOf, type CalculatorEntry } from "..
 import { dayNumberToIso, isoToDayNumber } from "../src/balances/calendar-days";
 import { PRICE_SCALE, QTY_SCALE } from "../src/holdings/fixed-point";
 import { calculateHoldings, priceSeriesOf, type PositionTrade } from "../src/holdings/holding-calculator";
+import { positionDays, priceOfDay } from "../src/holdings/holding-days";
+import { positionKeyOf } from "../src/holdings/holding-ids";
+import { positionSpans } from "../src/holdings/position-spans";
 import { tradeAmountCents } from "../src/trades/trade-amounts";
 
 const NUM_RUNS = 200;
@@ -148,6 +151,46 @@ describe("investment balances over random trade and price histories", () => {
         });
         expect(tail).toEqual(full.balances.filter((row) => row.date >= windowStart));
         expect(from <= windowStart).toBe(true);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("position spans priced day by day (as reads price them) give exactly the calculator's daily rows", () => {
+    fc.assert(
+      fc.property(history, (h) => {
+        const { from, to, positions, prices } = inputsOf(h);
+        const series = seriesOf(prices);
+        const expected = calculateHoldings({ trades: positions, prices: series, from, to, digits: 2 }).rows.map(
+          ({ securityId, date, qty, price, amountCents, avgCost }) => ({ securityId, date, qty, price, amountCents, avgCost }),
+        );
+        const spans = positionSpans(positions);
+        const actual = [];
+        for (const security of SECURITIES) {
+          const own = spans.filter((span) => span.securityId === security);
+          const days = positionDays(
+            own.map((span) => ({ ...span, positionKey: positionKeyOf("account", security, "USD"), currency: "USD" })),
+            series.get(security),
+            own.map((span) => span.startDay),
+            own.map((span) => Math.min(span.endDay ?? isoToDayNumber(to), isoToDayNumber(to))),
+          );
+          for (const day of days) {
+            const { span } = day;
+            actual.push({ securityId: security, date: day.date, qty: span.qty, price: day.price, amountCents: day.amountCents, avgCost: span.avgCost });
+          }
+        }
+        const order = (a: { date: string; securityId: string }, b: { date: string; securityId: string }) =>
+          a.date.localeCompare(b.date) || a.securityId.localeCompare(b.securityId);
+        expect(actual.sort(order)).toEqual(expected.sort(order));
+        // And the price a read works out from the latest stored price on or before the day is the same.
+        for (const row of actual) {
+          const own = series.get(row.securityId);
+          const day = isoToDayNumber(row.date);
+          let latest: { day: number; price: bigint } | null = null;
+          for (let i = 0; own && i < own.days.length && own.days[i]! <= day; i++) latest = { day: own.days[i]!, price: own.prices[i]! };
+          const span = spans.filter((candidate) => candidate.securityId === row.securityId && candidate.startDay <= day).at(-1)!;
+          expect(priceOfDay(span, latest)).toBe(row.price);
+        }
       }),
       { numRuns: NUM_RUNS },
     );

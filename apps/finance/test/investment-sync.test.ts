@@ -12,14 +12,25 @@ beforeAll(async () => {
 });
 afterAll(async () => finance?.stop());
 
-async function storedHoldings(accountId: string) {
-  const rows = await finance.db.holding.findMany({ where: { accountId }, orderBy: [{ date: "asc" }, { securityId: "asc" }] });
+/** The account's position spans as stored (what a sync writes), without their ids and times. */
+async function storedSpans(accountId: string) {
+  const rows = await finance.db.holdingSpan.findMany({ where: { accountId }, orderBy: [{ securityId: "asc" }, { startDate: "asc" }] });
   return rows.map(({ id: _id, createdAt: _c, updatedAt: _u, ...row }) => ({
     ...row,
     qty: row.qty.toFixed(),
-    price: row.price.toFixed(),
+    tradePrice: row.tradePrice.toFixed(),
     avgCost: row.avgCost?.toFixed() ?? null,
   }));
+}
+
+/** Every holding of the account through the API's list, oldest first. */
+async function listedHoldings(call: ReturnType<typeof financeAs>, accountId: string): Promise<{ id: string; date: string; amount_cents: number }[]> {
+  const rows = [];
+  for (let page = 1; ; page++) {
+    const listed = await call("holdings.list", { account_id: accountId, page, per_page: 100 });
+    rows.push(...listed.holdings);
+    if (listed.holdings.length < 100) return rows;
+  }
 }
 
 describe("investment account syncs", () => {
@@ -61,19 +72,27 @@ describe("investment account syncs", () => {
       await settled(finance);
     }
     const balances = await storedBalances(finance, account.id);
-    const holdings = await storedHoldings(account.id);
+    const spans = await storedSpans(account.id);
+    const holdings = await listedHoldings(call, account.id);
     expect(holdings.length).toBeGreaterThan(100);
 
-    await finance.db.holding.deleteMany({ where: { accountId: account.id } });
+    await finance.db.holdingSpan.deleteMany({ where: { accountId: account.id } });
     await finance.db.balance.deleteMany({ where: { accountId: account.id } });
     await materializeBalances(finance.db, account.id, null);
-    expect(await storedHoldings(account.id)).toEqual(holdings);
+    expect(await storedSpans(account.id)).toEqual(spans);
     expect(await storedBalances(finance, account.id)).toEqual(balances);
+    expect((await listedHoldings(call, account.id)).map(({ created_at: _c, updated_at: _u, ...row }: any) => row)).toEqual(
+      holdings.map(({ created_at: _c, updated_at: _u, ...row }: any) => row),
+    );
 
-    // Every day: the non-cash balance is that day's holdings value.
+    // Every day: the non-cash balance is that day's holdings value (the list prices each day as the sync did).
     const valueByDay = new Map<string, bigint>();
-    for (const row of holdings) valueByDay.set(row.date.toISOString(), (valueByDay.get(row.date.toISOString()) ?? 0n) + row.amountCents);
-    for (const row of balances) expect(row.endNonCashCents).toBe(valueByDay.get(row.date.toISOString()) ?? 0n);
+    for (const row of holdings) valueByDay.set(row.date, (valueByDay.get(row.date) ?? 0n) + BigInt(row.amount_cents));
+    const today = new Date().toISOString().slice(0, 10);
+    for (const row of balances) {
+      const date = row.date.toISOString().slice(0, 10);
+      if (date <= today) expect(row.endNonCashCents, date).toBe(valueByDay.get(date) ?? 0n);
+    }
 
     // The account's balance and the balance sheet include the holdings.
     const last = balances.at(-1)!;
@@ -85,54 +104,67 @@ describe("investment account syncs", () => {
 });
 
 describe("a full recomputation", () => {
-  it("removes holdings dated before the account's opening day (was left behind after the opening moved later)", async () => {
+  it("removes spans no trade gives any more (a stray one stored before the first trade)", async () => {
     const actor = newActor();
     const call = financeAs(finance, actor);
     const account = await call("accounts.create", {
       account: { name: "Brokerage", account_type: "investment", balance: "1000", opening_balance_date: "2026-01-01" },
     });
-    const trade = (await call("trades.create", { trade: { account_id: account.id, type: "buy", date: "2026-02-01", qty: 1, price: 10, ticker: "STALE" } }))
-      .body;
+    await call("trades.create", { trade: { account_id: account.id, type: "buy", date: "2026-02-01", qty: 1, price: 10, ticker: "STALE" } });
     await settled(finance);
-    const stray = await finance.db.holding.findFirstOrThrow({ where: { accountId: account.id } });
-    await finance.db.holding.create({
-      data: { ...stray, id: undefined, date: new Date("2025-06-01T00:00:00Z"), createdAt: undefined, updatedAt: undefined },
+    const spans = await storedSpans(account.id);
+    const stray = await finance.db.holdingSpan.findFirstOrThrow({ where: { accountId: account.id } });
+    await finance.db.holdingSpan.create({
+      data: {
+        ...stray,
+        id: undefined,
+        startDate: new Date("2025-06-01T00:00:00Z"),
+        endDate: new Date("2026-01-31T00:00:00Z"),
+        createdAt: undefined,
+        updatedAt: undefined,
+      },
     });
     await materializeBalances(finance.db, account.id, null);
-    expect(await finance.db.holding.count({ where: { accountId: account.id, date: { lt: new Date("2026-01-01T00:00:00Z") } } })).toBe(0);
-    expect(trade.id).toBeDefined();
+    expect(await storedSpans(account.id)).toEqual(spans);
   });
 });
 
-describe("a recomputation over stored holdings", () => {
-  it("rewrites no row when nothing changed, for a lone trade and for a position without buys (null avg cost)", async () => {
+describe("a recomputation over stored spans", () => {
+  it("rewrites no span when nothing changed, for a lone trade and for a position without buys (null avg cost)", async () => {
     const call = financeAs(finance, newActor());
     const account = await call("accounts.create", {
       account: { name: "Brokerage", account_type: "investment", balance: "1000", opening_balance_date: "2026-01-01" },
     });
-    // A lone sell: one trade, and no buy, so no row has an avg cost.
+    // A lone sell: one trade, and no buy, so no day has an avg cost.
     await call("trades.create", { trade: { account_id: account.id, type: "sell", date: "2026-03-01", qty: "0.00012345", price: "43210.5", ticker: "LONE" } });
     await settled(finance);
-    const before = await finance.db.holding.findMany({ where: { accountId: account.id }, orderBy: { date: "asc" } });
-    expect(before.length).toBeGreaterThan(10);
-    expect(before.every((row) => row.avgCost === null)).toBe(true);
+    const before = await finance.db.holdingSpan.findMany({ where: { accountId: account.id }, orderBy: { startDate: "asc" } });
+    expect(before).toHaveLength(1);
+    expect((await listedHoldings(call, account.id)).every((row: any) => row.avg_cost === null)).toBe(true);
 
     await materializeBalances(finance.db, account.id, null);
-    const after = await finance.db.holding.findMany({ where: { accountId: account.id }, orderBy: { date: "asc" } });
+    const after = await finance.db.holdingSpan.findMany({ where: { accountId: account.id }, orderBy: { startDate: "asc" } });
     expect(after.map((row) => [row.id, row.updatedAt.getTime()])).toEqual(before.map((row) => [row.id, row.updatedAt.getTime()]));
   });
 
-  it("writes rows with UUIDv7 ids that rise with the day (the primary key grows at its end)", async () => {
+  it("keeps a holding's id whatever syncs rewrite: a backdated trade splits spans, ids of the same position and day stay", async () => {
     const call = financeAs(finance, newActor());
     const account = await call("accounts.create", {
       account: { name: "Brokerage", account_type: "investment", balance: "1000", opening_balance_date: "2026-01-01" },
     });
     await call("trades.create", { trade: { account_id: account.id, type: "buy", date: "2026-02-01", qty: "2", price: "10", ticker: "IDS" } });
     await settled(finance);
-    const ids = (await finance.db.holding.findMany({ where: { accountId: account.id }, orderBy: { date: "asc" } })).map((row) => row.id);
-    expect(ids.length).toBeGreaterThan(10);
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect([...ids].sort()).toEqual(ids);
-    expect(new Set(ids).size).toBe(ids.length);
+    const before = await listedHoldings(call, account.id);
+    expect(before.length).toBeGreaterThan(10);
+    expect(new Set(before.map((row) => row.id)).size).toBe(before.length);
+    for (const row of before) expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+
+    await call("trades.create", { trade: { account_id: account.id, type: "buy", date: "2026-02-10", qty: "1", price: "12", ticker: "IDS" } });
+    await settled(finance);
+    expect(await finance.db.holdingSpan.count({ where: { accountId: account.id } })).toBe(2);
+    const after = await listedHoldings(call, account.id);
+    expect(after.map((row) => [row.date, row.id])).toEqual(before.map((row) => [row.date, row.id]));
+    // Each id reads back its own day.
+    for (const row of [after[0]!, after[9]!, after.at(-1)!]) expect(await call("holdings.get", { id: row.id })).toEqual(row);
   });
 });

@@ -337,8 +337,9 @@ describe("limits and races (found by review)", () => {
     await call("trades.create", buy(account.id, { date: "2026-03-02" }));
     await call("trades.create", buy(account.id, { date: future, ticker: "LATER", qty: 2, price: 50 }));
     await settled(finance);
-    const last = await finance.db.holding.findFirst({ where: { accountId: account.id }, orderBy: { date: "desc" } });
-    expect(last!.date.toISOString().slice(0, 10)).toBe(today);
+    const listed = (query: Record<string, string>) => call("holdings.list", { account_id: account.id, page: 1, per_page: 100, ...query });
+    expect((await listed({ start_date: today })).holdings.map((row: { date: string }) => row.date)).toEqual([today]);
+    expect((await listed({ start_date: future })).pagination.total_count).toBe(0);
     const onFutureDay = (await call("balances.list", { account_id: account.id, start_date: future, end_date: future })).balances[0];
     expect(onFutureDay).toMatchObject({ end_non_cash_balance_cents: 100000 + 10000 });
   });

@@ -234,7 +234,7 @@ describe("deleting a family's last member", () => {
       "finance.entries",
       "finance.accounts",
       "finance.balances",
-      "finance.holdings",
+      "finance.holding_spans",
       "finance.family_settings",
       "chat.chats",
       "notifications.push_subscriptions",

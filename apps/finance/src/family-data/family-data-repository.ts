@@ -23,7 +23,7 @@ const FINANCIAL_TABLES = [
   "recurring_transactions",
   "recurring_scans",
   "budgets",
-  "holdings",
+  "holding_spans",
   "balances",
   "transfers",
   "rejected_transfers",
@@ -87,7 +87,8 @@ export function createFamilyDataRepository(db: FinanceDb) {
           (SELECT count(*) FROM trades, fam WHERE family_id = fam.id) AS trades,
           (SELECT count(*) FROM transfers, fam WHERE family_id = fam.id) AS transfers,
           (SELECT count(*) FROM rejected_transfers, fam WHERE family_id = fam.id) AS rejected_transfers,
-          (SELECT count(*) FROM holdings, fam WHERE family_id = fam.id) AS holdings,
+          (SELECT coalesce(sum(LEAST(coalesce(end_date, CURRENT_DATE), CURRENT_DATE) - start_date + 1) FILTER (WHERE start_date <= CURRENT_DATE), 0)::bigint
+             FROM holding_spans, fam WHERE family_id = fam.id) AS holdings,
           (SELECT count(*) FROM balances, fam WHERE family_id = fam.id) AS balances,
           (SELECT count(*) FROM recurring_transactions, fam WHERE family_id = fam.id) AS recurring_transactions,
           (SELECT count(*) FROM rules, fam WHERE family_id = fam.id) AS rules,

@@ -1,7 +1,12 @@
-import { Prisma } from "../generated/prisma/client";
-import { exportedAccount, type ExportScope } from "./export-scope";
+import { minorUnitDigits } from "@hearth/contracts";
+import { dayNumberToIso, isoToDayNumber } from "../balances/calendar-days";
+import { PRICE_SCALE, QTY_SCALE, plainScaled, toScaled } from "../holdings/fixed-point";
+import { positionDays, type PricedDay, type SpanDay } from "../holdings/holding-days";
+import { createPriceConverter, loadPriceWindow, type PriceConverter } from "../holdings/holding-prices";
+import { todayIso } from "../ledger/dates";
+import { countRows, exportedAccount, read, type ExportScope } from "./export-scope";
 import { amountSql, col, plainNumericSql, timestampFields, token, tokenCol } from "./sql-format";
-import { recordSection } from "./sure-record";
+import { recordSection, type RecordSection } from "./sure-record";
 import { tradeRows } from "./trades-csv";
 
 /** Trade records: Sure's trade data with its security's identity; the entry's id is the trade's id and entry_id. */
@@ -21,35 +26,138 @@ export const tradeRecords = recordSection("Trade", tradeRows, {
   ...timestampFields(),
 });
 
-/** Holdings with their securities by (date, id), the (family, date) index. */
-const holdingRows = (scope: ExportScope) => Prisma.sql`
-  SELECT h.date::text AS date, h.id::text AS id, h.account_id::text AS account_id, s.id::text AS security_id, s.ticker,
-         s.name AS security_name, s.exchange_operating_mic, s.exchange_mic, s.exchange_acronym, s.country_code, s.kind::text AS kind,
-         s.website_url, h.qty, h.price, h.amount_cents, h.currency, h.avg_cost, h.cost_basis_source
-    FROM holdings h
-    JOIN accounts a ON a.id = h.account_id
-    JOIN securities s ON s.id = h.security_id AND s.family_id = h.family_id
-   WHERE h.family_id = ${scope.familyId}::uuid AND ${exportedAccount("a", scope.familyId)}
-   ORDER BY h.date, h.id`;
+interface ExportedPosition {
+  position_key: string;
+  account_id: string;
+  currency: string;
+  security_id: string;
+  ticker: string;
+  security_name: string | null;
+  exchange_operating_mic: string | null;
+  exchange_mic: string | null;
+  exchange_acronym: string | null;
+  country_code: string | null;
+  kind: string;
+  website_url: string | null;
+}
 
-/** Holding records: Sure's holding snapshot with its security; Hearth's average cost per unit is Sure's cost_basis. */
-export const holdingRecords = recordSection("Holding", holdingRows, {
-  id: tokenCol("id"),
-  account_id: tokenCol("account_id"),
-  security_id: tokenCol("security_id"),
-  ticker: col("ticker"),
-  security_name: col("security_name"),
-  exchange_operating_mic: col("exchange_operating_mic"),
-  exchange_mic: col("exchange_mic"),
-  exchange_acronym: col("exchange_acronym"),
-  country_code: col("country_code"),
-  kind: tokenCol("kind"),
-  website_url: col("website_url"),
-  date: tokenCol("date"),
-  qty: token(plainNumericSql(col("qty"))),
-  price: token(plainNumericSql(col("price"))),
-  amount: token(amountSql(col("amount_cents"), col("currency"))),
-  currency: col("currency"),
-  cost_basis: token(plainNumericSql(col("avg_cost"))),
-  cost_basis_source: col("cost_basis_source"),
-});
+interface ExportedSpan {
+  start_day: number;
+  end_day: number | null;
+  qty: string;
+  avg_cost: string | null;
+  trade_price: string;
+  trade_price_day: number;
+}
+
+/** Holding records per 1,000 lines. */
+const HOLDING_LINES_PER_CHUNK = 1000;
+
+/**
+ * Holding records: Sure's holding snapshot with its security, one per position and day up to
+ * today; Hearth's average cost per unit is Sure's cost_basis. Holdings are days of position spans
+ * priced as reads price them (holding-days.ts), so they are built here a position at a time (its
+ * spans and its security's prices), not in SQL: memory holds one position, whatever the family's size.
+ */
+export const holdingRecords: RecordSection = {
+  type: "Holding",
+  async *lines(scope: ExportScope): AsyncGenerator<string> {
+    const part = "all.ndjson:Holding";
+    const today = isoToDayNumber(todayIso());
+    const positions = await read(
+      scope,
+      () => scope.db.$queryRaw<ExportedPosition[]>`
+        SELECT DISTINCT ON (s.account_id, s.security_id, s.currency) s.position_key::text AS position_key, s.account_id::text AS account_id, s.currency,
+               sec.id::text AS security_id, sec.ticker, sec.name AS security_name, sec.exchange_operating_mic, sec.exchange_mic, sec.exchange_acronym,
+               sec.country_code, sec.kind::text AS kind, sec.website_url
+          FROM holding_spans s
+          JOIN accounts a ON a.id = s.account_id
+          JOIN securities sec ON sec.id = s.security_id AND sec.family_id = s.family_id
+         WHERE s.family_id = ${scope.familyId}::uuid AND ${exportedAccount("a", scope.familyId)}
+         ORDER BY s.account_id, s.security_id, s.currency`,
+    );
+    const converters = new Map<string, PriceConverter>();
+    for (const position of positions) {
+      const spans = await read(
+        scope,
+        () => scope.db.$queryRaw<ExportedSpan[]>`
+          SELECT (start_date - DATE '1970-01-01')::int AS start_day, (end_date - DATE '1970-01-01')::int AS end_day, qty::text AS qty,
+                 avg_cost::text AS avg_cost, trade_price::text AS trade_price, (trade_price_date - DATE '1970-01-01')::int AS trade_price_day
+            FROM holding_spans
+           WHERE family_id = ${scope.familyId}::uuid AND account_id = ${position.account_id}::uuid AND security_id = ${position.security_id}::uuid
+             AND currency = ${position.currency} AND (start_date - DATE '1970-01-01') <= ${today}
+           ORDER BY start_date`,
+      );
+      if (spans.length === 0) continue;
+      let convert = converters.get(position.currency);
+      if (!convert) {
+        convert = createPriceConverter(scope.db, scope.familyId, position.currency);
+        converters.set(position.currency, convert);
+      }
+      // Prices before the first trade day never win over its trade's price: the series starts there.
+      const { prices } = await read(scope, () =>
+        loadPriceWindow(
+          scope.db,
+          { familyId: scope.familyId, currency: position.currency },
+          [position.security_id],
+          dayNumberToIso(spans[0]!.start_day),
+          dayNumberToIso(today),
+          convert,
+        ),
+      );
+      const spanDays = spans.map((span) => ({
+        positionKey: position.position_key,
+        securityId: position.security_id,
+        currency: position.currency,
+        qty: toScaled(span.qty, QTY_SCALE),
+        avgCost: span.avg_cost === null ? null : toScaled(span.avg_cost, PRICE_SCALE),
+        tradePrice: toScaled(span.trade_price, PRICE_SCALE),
+        tradePriceDay: span.trade_price_day,
+      }));
+      const ends = spans.map((span) => Math.min(span.end_day ?? today, today));
+      let lines: string[] = [];
+      for (const day of positionDays<SpanDay>(
+        spanDays,
+        prices.get(position.security_id),
+        spans.map((span) => span.start_day),
+        ends,
+      )) {
+        lines.push(`${JSON.stringify({ type: "Holding", data: holdingData(position, day) })}\n`);
+        if (lines.length === HOLDING_LINES_PER_CHUNK) {
+          countRows(scope, part, lines.length);
+          yield lines.join("");
+          lines = [];
+        }
+      }
+      if (lines.length > 0) {
+        countRows(scope, part, lines.length);
+        yield lines.join("");
+      }
+    }
+  },
+};
+
+/** A Holding record's data, in Sure's field order, its numbers as Ruby's BigDecimal prints them. */
+function holdingData(position: ExportedPosition, day: PricedDay) {
+  const { span } = day;
+  return {
+    id: day.id,
+    account_id: position.account_id,
+    security_id: position.security_id,
+    ticker: position.ticker,
+    security_name: position.security_name,
+    exchange_operating_mic: position.exchange_operating_mic,
+    exchange_mic: position.exchange_mic,
+    exchange_acronym: position.exchange_acronym,
+    country_code: position.country_code,
+    kind: position.kind,
+    website_url: position.website_url,
+    date: day.date,
+    qty: plainScaled(span.qty, QTY_SCALE),
+    price: plainScaled(day.price, PRICE_SCALE),
+    amount: plainScaled(day.amountCents, minorUnitDigits(position.currency)),
+    currency: position.currency,
+    cost_basis: span.avgCost === null ? null : plainScaled(span.avgCost, PRICE_SCALE),
+    cost_basis_source: span.avgCost === null ? null : "calculated",
+  };
+}

@@ -38,8 +38,10 @@ export interface HoldingsInput {
   to: string;
   /** Decimal places of the account currency's minor unit. */
   digits: number;
-  /** Rows only up to this day (later days still count in `valueByDate`): holdings are stored up to today, as Sure's. */
+  /** Rows only up to this day (later days still count in `valueByDate`): holdings are shown up to today, as Sure's. */
   rowsUntil?: string;
+  /** False: no rows, only `valueByDate` (what a sync needs; the rows are what reads work out from spans). */
+  withRows?: boolean;
 }
 
 export interface HoldingDay {
@@ -86,7 +88,8 @@ function dayOf(iso: string, what: string): number {
   return day;
 }
 
-function avgCostOf(boughtQty: bigint, boughtCost: bigint): bigint | null {
+/** The weighted average unit price (10^-4) of buys totalling `boughtQty` (10^-8) for `boughtCost` (10^-12); null before any buy. */
+export function avgCostOf(boughtQty: bigint, boughtCost: bigint): bigint | null {
   if (boughtQty <= 0n) return null;
   // 10^-12 / 10^-8 = 10^-4, rounded half up (both are positive).
   return (boughtCost * 2n + boughtQty) / (2n * boughtQty);
@@ -166,7 +169,7 @@ export function calculateHoldings(input: HoldingsInput): HoldingsResult {
 
   const rows: HoldingDay[] = [];
   const valueByDate = new Map<string, bigint>();
-  const lastRowDay = input.rowsUntil === undefined ? toDay : Math.min(toDay, dayOf(input.rowsUntil, "rowsUntil"));
+  const lastRowDay = input.withRows === false ? -Infinity : input.rowsUntil === undefined ? toDay : Math.min(toDay, dayOf(input.rowsUntil, "rowsUntil"));
   for (let day = fromDay; day <= toDay; day++) {
     const date = dayNumberToIso(day);
     for (const trade of tradesByDay.get(day) ?? []) applyTrade(positionOf(trade.securityId), trade, day);

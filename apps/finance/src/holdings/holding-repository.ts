@@ -1,42 +1,127 @@
 import { AppError, pageWindow, type QueryOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
-import type { Prisma } from "../generated/prisma/client";
-import { isComplete } from "../ledger/complete-rows";
-import { dateOf, dateRange } from "../ledger/dates";
+import { Prisma, type Account } from "../generated/prisma/client";
+import { isoToDayNumber } from "../balances/calendar-days";
+import { todayIso } from "../ledger/dates";
+import { PRICE_SCALE, QTY_SCALE, toScaled } from "./fixed-point";
+import { priceSpanDays, type PricedDay, type SpanDay } from "./holding-days";
+import { parseHoldingId } from "./holding-ids";
 
-const HOLDING_INCLUDE = {
-  account: { select: { id: true, name: true, accountType: true, status: true } },
-  security: { select: { id: true, ticker: true, name: true } },
-} as const satisfies Prisma.HoldingInclude;
-export type HoldingRow = Prisma.HoldingGetPayload<{ include: typeof HOLDING_INCLUDE }>;
+/** A span's day with what the resource shows of its account and security. */
+export interface HoldingSpanDay extends SpanDay {
+  account: Pick<Account, "id" | "name" | "accountType" | "status">;
+  security: { id: string; ticker: string; name: string | null };
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type HoldingRow = PricedDay<HoldingSpanDay>;
 
+interface SpanDayRow {
+  position_key: string;
+  security_id: string;
+  currency: string;
+  day: number;
+  qty: string;
+  avg_cost: string | null;
+  trade_price: string;
+  trade_price_day: number;
+  account_id: string;
+  account_name: string;
+  account_type: Account["accountType"];
+  account_status: Account["status"];
+  ticker: string;
+  security_name: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function spanDayOf(row: SpanDayRow): HoldingSpanDay {
+  return {
+    positionKey: row.position_key,
+    securityId: row.security_id,
+    currency: row.currency,
+    day: row.day,
+    qty: toScaled(row.qty, QTY_SCALE),
+    avgCost: row.avg_cost === null ? null : toScaled(row.avg_cost, PRICE_SCALE),
+    tradePrice: toScaled(row.trade_price, PRICE_SCALE),
+    tradePriceDay: row.trade_price_day,
+    account: { id: row.account_id, name: row.account_name, accountType: row.account_type, status: row.account_status },
+    security: { id: row.security_id, ticker: row.ticker, name: row.security_name },
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The columns a span's day is read with (`s` the span, `d.day` the day number, `a` its account, `sec` its security). */
+const SPAN_DAY_COLUMNS = Prisma.sql`
+  s.position_key::text AS position_key, s.security_id::text AS security_id, s.currency, d.day::int AS day, s.qty::text AS qty,
+  s.avg_cost::text AS avg_cost, s.trade_price::text AS trade_price, (s.trade_price_date - DATE '1970-01-01')::int AS trade_price_day,
+  a.id::text AS account_id, a.name AS account_name, a.account_type::text AS account_type, a.status::text AS account_status,
+  sec.ticker, sec.name AS security_name, s.created_at, s.updated_at`;
+
+const dayOfDate = (column: string) => Prisma.raw(`(${column} - DATE '1970-01-01')`);
+
+/**
+ * Holdings are days of position spans (holding_spans): a list generates the days of the spans
+ * its filters select, pages them in Sure's order, then prices only the page's days.
+ */
 export function createHoldingRepository(db: FinanceDb) {
   return {
-    /** Oldest first, as Sure's chronological order (then by security, so pages are stable). */
+    /** Oldest first, as Sure's chronological order (then by security and account, so pages are stable); days up to today. */
     async list(familyId: string, query: QueryOf<"holdings.list">) {
-      const filters: Prisma.HoldingWhereInput[] = [];
-      if (query.account_id) filters.push({ accountId: query.account_id });
-      if (query.account_ids) filters.push({ accountId: { in: query.account_ids } });
-      // An exact date and a range together: both apply.
-      if (query.date) filters.push({ date: dateOf(query.date) });
-      filters.push(dateRange(query.start_date, query.end_date));
-      const where: Prisma.HoldingWhereInput = {
-        familyId,
-        account: { status: { not: "pending_deletion" } },
-        AND: filters,
-        ...(query.security_id ? { securityId: query.security_id } : {}),
-      };
-      const [rows, total] = await db.$transaction([
-        db.holding.findMany({ where, include: HOLDING_INCLUDE, orderBy: [{ date: "asc" }, { securityId: "asc" }, { accountId: "asc" }], ...pageWindow(query) }),
-        db.holding.count({ where }),
+      // The days asked for: an exact date and a range together both apply; never after today.
+      const lows = [query.date, query.start_date].filter((day): day is string => day !== undefined).map(isoToDayNumber);
+      const highs = [query.date, query.end_date, todayIso()].filter((day): day is string => day !== undefined).map(isoToDayNumber);
+      const low = lows.length > 0 ? Math.max(...lows) : null;
+      const high = Math.min(...highs);
+      if (low !== null && low > high) return { rows: [], total: 0 };
+
+      const filters: Prisma.Sql[] = [
+        Prisma.sql`s.family_id = ${familyId}::uuid`,
+        Prisma.sql`a.status <> 'pending_deletion'`,
+        Prisma.sql`s.start_date <= DATE '1970-01-01' + ${high}::int`,
+      ];
+      if (low !== null) filters.push(Prisma.sql`(s.end_date IS NULL OR s.end_date >= DATE '1970-01-01' + ${low}::int)`);
+      if (query.account_id) filters.push(Prisma.sql`s.account_id = ${query.account_id}::uuid`);
+      if (query.account_ids) filters.push(Prisma.sql`s.account_id = ANY(${query.account_ids}::uuid[])`);
+      if (query.security_id) filters.push(Prisma.sql`s.security_id = ${query.security_id}::uuid`);
+      const where = Prisma.join(filters, " AND ");
+      // Each span's days within [low, high].
+      const first = low === null ? dayOfDate("s.start_date") : Prisma.sql`GREATEST(${dayOfDate("s.start_date")}, ${low}::int)`;
+      const last = Prisma.sql`LEAST(coalesce(${dayOfDate("s.end_date")}, ${high}::int), ${high}::int)`;
+      const { skip, take } = pageWindow(query);
+
+      const [counted, page] = await Promise.all([
+        db.$queryRaw<{ total: bigint }[]>`
+          SELECT coalesce(sum(${last} - ${first} + 1), 0)::bigint AS total
+            FROM holding_spans s JOIN accounts a ON a.id = s.account_id
+           WHERE ${where}`,
+        db.$queryRaw<SpanDayRow[]>`
+          SELECT ${SPAN_DAY_COLUMNS}
+            FROM holding_spans s JOIN accounts a ON a.id = s.account_id JOIN securities sec ON sec.id = s.security_id
+           CROSS JOIN LATERAL generate_series(${first}, ${last}) AS d(day)
+           WHERE ${where}
+           ORDER BY d.day, s.security_id, s.account_id, s.currency
+           LIMIT ${take} OFFSET ${skip}`,
       ]);
-      return { rows: rows.filter((row) => isComplete(row.account, row.security)), total };
+      const rows = await priceSpanDays(db, familyId, page.map(spanDayOf));
+      return { rows, total: Number(counted[0]!.total) };
     },
 
     async get(familyId: string, id: string): Promise<HoldingRow> {
-      const row = await db.holding.findFirst({ where: { id, familyId, account: { status: { not: "pending_deletion" } } }, include: HOLDING_INCLUDE });
-      if (!row || !isComplete(row.account, row.security)) throw AppError.notFound("Holding");
-      return row;
+      const parsed = parseHoldingId(id);
+      const today = isoToDayNumber(todayIso());
+      if (!parsed || parsed.day > today) throw AppError.notFound("Holding");
+      const found = await db.$queryRaw<SpanDayRow[]>`
+        SELECT ${SPAN_DAY_COLUMNS}
+          FROM holding_spans s JOIN accounts a ON a.id = s.account_id JOIN securities sec ON sec.id = s.security_id
+          CROSS JOIN (SELECT ${parsed.day}::int AS day) AS d
+         WHERE s.family_id = ${familyId}::uuid AND s.position_key = ${parsed.positionKey}::uuid AND a.status <> 'pending_deletion'
+           AND s.start_date <= DATE '1970-01-01' + ${parsed.day}::int AND (s.end_date IS NULL OR s.end_date >= DATE '1970-01-01' + ${parsed.day}::int)
+         ORDER BY s.start_date DESC LIMIT 1`;
+      if (found.length === 0) throw AppError.notFound("Holding");
+      const [row] = await priceSpanDays(db, familyId, found.map(spanDayOf));
+      return row!;
     },
   };
 }

@@ -1,0 +1,62 @@
+// An account's positions as spans: a position (quantity, average cost, last trade price) changes
+// only on the days its security trades, so one span per security and trade day says all the
+// calculator's daily rows say but the price, which reads work out per day (holding-days.ts).
+// Pure: the same trades give the same spans, whatever the window a sync starts from.
+import { tryIsoToDayNumber } from "../balances/calendar-days";
+import { avgCostOf, type PositionTrade } from "./holding-calculator";
+
+export interface PositionSpan {
+  securityId: string;
+  /** Day numbers (days since 1970-01-01); end null: on to today. */
+  startDay: number;
+  endDay: number | null;
+  /** 10^-8 units, after the start day's trades. */
+  qty: bigint;
+  /** 10^-4 of the account's currency; null before any buy. */
+  avgCost: bigint | null;
+  /** The last trade's unit price (10^-4) and its day: the price until a stored one is as recent. */
+  tradePrice: bigint;
+  tradePriceDay: number;
+}
+
+interface Running {
+  qty: bigint;
+  boughtQty: bigint;
+  boughtCost: bigint;
+  open: PositionSpan | null;
+}
+
+/** Spans per security, oldest first within a security; same-day trades apply in array order (as the calculator's). */
+export function positionSpans(trades: readonly PositionTrade[]): PositionSpan[] {
+  const ordered = trades.map((trade, index) => {
+    const day = tryIsoToDayNumber(trade.date);
+    if (Number.isNaN(day)) throw new Error(`trades[${index}].date must be an ISO date YYYY-MM-DD, got ${JSON.stringify(trade.date)}`);
+    return { trade, index, day };
+  });
+  ordered.sort((a, b) => a.day - b.day || a.index - b.index);
+
+  const running = new Map<string, Running>();
+  const spans: PositionSpan[] = [];
+  for (const { trade, day } of ordered) {
+    let state = running.get(trade.securityId);
+    if (!state) {
+      state = { qty: 0n, boughtQty: 0n, boughtCost: 0n, open: null };
+      running.set(trade.securityId, state);
+    }
+    state.qty += trade.qty;
+    if (trade.qty > 0n) {
+      state.boughtQty += trade.qty;
+      state.boughtCost += trade.qty * trade.price;
+    }
+    const avgCost = avgCostOf(state.boughtQty, state.boughtCost);
+    if (state.open && state.open.startDay === day) {
+      // A later trade of the same day: the day's span ends up with its figures.
+      Object.assign(state.open, { qty: state.qty, avgCost, tradePrice: trade.price });
+      continue;
+    }
+    if (state.open) state.open.endDay = day - 1;
+    state.open = { securityId: trade.securityId, startDay: day, endDay: null, qty: state.qty, avgCost, tradePrice: trade.price, tradePriceDay: day };
+    spans.push(state.open);
+  }
+  return spans;
+}
