@@ -2,6 +2,7 @@ import type { FamilyPurgeScope } from "@hearth/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { batchTransactionOptions, limitBatch, type BatchTimeouts } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
+import { todayIso } from "../ledger/dates";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
 
 /**
@@ -71,6 +72,8 @@ export function createFamilyDataRepository(db: FinanceDb) {
 
     /** Sure's reset counts (those finance has a meaning for) and finance's own kinds of rows. */
     async counts(familyId: string): Promise<Record<string, number>> {
+      // Holdings are days of position spans, up to today as the holdings list shows them.
+      const today = todayIso();
       const [row] = await db.$queryRaw<Record<string, bigint>[]>`
         WITH fam AS (SELECT ${familyId}::uuid AS id)
         SELECT
@@ -87,7 +90,7 @@ export function createFamilyDataRepository(db: FinanceDb) {
           (SELECT count(*) FROM trades, fam WHERE family_id = fam.id) AS trades,
           (SELECT count(*) FROM transfers, fam WHERE family_id = fam.id) AS transfers,
           (SELECT count(*) FROM rejected_transfers, fam WHERE family_id = fam.id) AS rejected_transfers,
-          (SELECT coalesce(sum(LEAST(coalesce(end_date, CURRENT_DATE), CURRENT_DATE) - start_date + 1) FILTER (WHERE start_date <= CURRENT_DATE), 0)::bigint
+          (SELECT coalesce(sum(LEAST(coalesce(end_date, ${today}::date), ${today}::date) - start_date + 1) FILTER (WHERE start_date <= ${today}::date), 0)::bigint
              FROM holding_spans, fam WHERE family_id = fam.id) AS holdings,
           (SELECT count(*) FROM balances, fam WHERE family_id = fam.id) AS balances,
           (SELECT count(*) FROM recurring_transactions, fam WHERE family_id = fam.id) AS recurring_transactions,

@@ -2,7 +2,7 @@ import { minorUnitDigits } from "@hearth/contracts";
 import { dayNumberToIso, isoToDayNumber } from "../balances/calendar-days";
 import { PRICE_SCALE, QTY_SCALE, plainScaled, toScaled } from "../holdings/fixed-point";
 import { positionDays, type PricedDay, type SpanDay } from "../holdings/holding-days";
-import { createPriceConverter, loadPriceWindow, type PriceConverter } from "../holdings/holding-prices";
+import { createPriceConverter, loadPriceSeries, type PriceConverter } from "../holdings/holding-prices";
 import { todayIso } from "../ledger/dates";
 import { countRows, exportedAccount, read, type ExportScope } from "./export-scope";
 import { amountSql, col, plainNumericSql, timestampFields, token, tokenCol } from "./sql-format";
@@ -95,8 +95,8 @@ export const holdingRecords: RecordSection = {
         converters.set(position.currency, convert);
       }
       // Prices before the first trade day never win over its trade's price: the series starts there.
-      const { prices } = await read(scope, () =>
-        loadPriceWindow(
+      const prices = await read(scope, () =>
+        loadPriceSeries(
           scope.db,
           { familyId: scope.familyId, currency: position.currency },
           [position.security_id],

@@ -39,15 +39,18 @@ export interface PricedDay<T extends SpanDay = SpanDay> {
   date: string;
   price: bigint;
   amountCents: bigint;
+  /** When the stored price the day is valued at was written (null: valued at the span's trade price). */
+  priceUpdatedAt: Date | null;
 }
 
-function priced<T extends SpanDay>(span: T, price: bigint): PricedDay<T> {
+function priced<T extends SpanDay>(span: T, price: bigint, priceUpdatedAt: Date | null): PricedDay<T> {
   return {
     span,
     id: holdingIdOf(span.positionKey, span.day),
     date: dayNumberToIso(span.day),
     price,
     amountCents: valueInMinorUnits(span.qty, price, minorUnitDigits(span.currency)),
+    priceUpdatedAt,
   };
 }
 
@@ -69,7 +72,11 @@ export async function priceSpanDays<T extends SpanDay>(tx: FinanceTx, familyId: 
       }
       price = { day: found.day, price: await convertOrRefuse(convert, found.price, found.currency, dayNumberToIso(found.day)) };
     }
-    result[i] = priced(span, priceOfDay(span, price));
+    const day = priced(span, priceOfDay(span, price), price && found ? found.updatedAt : null);
+    // A price recorded since the last sync can value a day beyond what an amount holds (the sync refuses it too).
+    if (!Number.isSafeInteger(Number(day.amountCents)))
+      throw new AppError("unprocessable_entity", { message: `A holding's value on ${day.date} is too large for an amount: check the security's prices` });
+    result[i] = day;
   }
   return result;
 }
@@ -97,7 +104,7 @@ export function* positionDays<T extends SpanDay>(
       while (series && cursor + 1 < series.days.length && series.days[cursor + 1]! <= day) cursor++;
       const stored = series && cursor >= 0 ? { day: series.days[cursor]!, price: series.prices[cursor]! } : null;
       const span = { ...spans[s]!, day } as T;
-      yield priced(span, priceOfDay(span, stored));
+      yield priced(span, priceOfDay(span, stored), null);
     }
   }
 }

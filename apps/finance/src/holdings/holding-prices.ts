@@ -51,9 +51,35 @@ export async function loadPriceWindow(
   to: string,
   convert: PriceConverter,
 ): Promise<PriceWindow> {
-  const prices = new Map<string, PriceSeries>();
+  const prices = await loadPriceSeries(tx, account, securityIds, from, to, convert);
   const pricesBefore = new Map<string, { date: string; price: bigint }>();
-  if (securityIds.length === 0) return { prices, pricesBefore };
+  const dayBefore = isoToDayNumber(from) - 1;
+  const before = await latestPricesOnOrBefore(
+    tx,
+    account.familyId,
+    securityIds.map((securityId) => ({ securityId, day: dayBefore, currency: account.currency })),
+  );
+  for (let i = 0; i < securityIds.length; i++) {
+    const found = before[i];
+    if (found) {
+      const date = dayNumberToIso(found.day);
+      pricesBefore.set(securityIds[i]!, { date, price: await convert(found.price, found.currency, date) });
+    }
+  }
+  return { prices, pricesBefore };
+}
+
+/** The securities' stored prices from `from` to `to` (one a day), in the account's currency. */
+export async function loadPriceSeries(
+  tx: FinanceTx,
+  account: { familyId: string; currency: string },
+  securityIds: string[],
+  from: string,
+  to: string,
+  convert: PriceConverter,
+): Promise<Map<string, PriceSeries>> {
+  const prices = new Map<string, PriceSeries>();
+  if (securityIds.length === 0) return prices;
   // One comma-joined text per column and security (cheap to split, exact at any size); prices
   // rounded half away from zero to 10^-4, as toScaled rounds them; "" for the account's currency.
   const series = await tx.$queryRaw<PriceColumns[]>`
@@ -78,18 +104,7 @@ export async function loadPriceWindow(
     }
     prices.set(row.security_id, { days, prices: converted });
   }
-  const dayBefore = isoToDayNumber(from) - 1;
-  const before = await latestPricesOnOrBefore(
-    tx,
-    account.familyId,
-    securityIds.map((securityId) => ({ securityId, day: dayBefore, currency: account.currency })),
-  );
-  for (let i = 0; i < securityIds.length; i++) {
-    const found = before[i];
-    if (found)
-      pricesBefore.set(securityIds[i]!, { date: dayNumberToIso(found.day), price: await convert(found.price, found.currency, dayNumberToIso(found.day)) });
-  }
-  return { prices, pricesBefore };
+  return prices;
 }
 
 export interface StoredPrice {
@@ -97,6 +112,8 @@ export interface StoredPrice {
   /** 10^-4 of `currency`, not yet converted. */
   price: bigint;
   currency: string;
+  /** When the price row was last written: a holding priced by it changed then. */
+  updatedAt: Date;
 }
 
 /**
@@ -110,16 +127,18 @@ export async function latestPricesOnOrBefore(
   wanted: readonly { securityId: string; day: number; currency: string }[],
 ): Promise<(StoredPrice | null)[]> {
   if (wanted.length === 0) return [];
-  const rows = await tx.$queryRaw<{ n: bigint; day: number; price: string; currency: string }[]>`
-    SELECT k.n, last.date - DATE '1970-01-01' AS day, chosen.price::text AS price, chosen.currency
+  const rows = await tx.$queryRaw<{ n: bigint; day: number; price: string; currency: string; updated_at: Date }[]>`
+    SELECT k.n, last.date - DATE '1970-01-01' AS day, chosen.price::text AS price, chosen.currency, chosen.updated_at
       FROM unnest(${wanted.map((item) => item.securityId)}::uuid[], ${wanted.map((item) => item.day)}::int[], ${wanted.map((item) => item.currency)}::text[])
            WITH ORDINALITY AS k(security_id, day, currency, n)
       CROSS JOIN LATERAL (SELECT date FROM security_prices
-                           WHERE security_id = k.security_id AND date <= DATE '1970-01-01' + k.day ORDER BY date DESC LIMIT 1) AS last
-      CROSS JOIN LATERAL (SELECT price, currency FROM security_prices
+                           WHERE security_id = k.security_id AND family_id = ${familyId}::uuid AND date <= DATE '1970-01-01' + k.day
+                           ORDER BY date DESC LIMIT 1) AS last
+      CROSS JOIN LATERAL (SELECT price, currency, updated_at FROM security_prices
                            WHERE security_id = k.security_id AND date = last.date AND family_id = ${familyId}::uuid
                            ORDER BY (currency = k.currency) DESC, currency LIMIT 1) AS chosen`;
   const found: (StoredPrice | null)[] = new Array<StoredPrice | null>(wanted.length).fill(null);
-  for (const row of rows) found[Number(row.n) - 1] = { day: row.day, price: toScaled(row.price, PRICE_SCALE), currency: row.currency };
+  for (const row of rows)
+    found[Number(row.n) - 1] = { day: row.day, price: toScaled(row.price, PRICE_SCALE), currency: row.currency, updatedAt: row.updated_at };
   return found;
 }

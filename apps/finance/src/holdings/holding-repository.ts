@@ -1,5 +1,5 @@
 import { AppError, pageWindow, type QueryOf } from "@hearth/contracts";
-import type { FinanceDb } from "../db";
+import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma, type Account } from "../generated/prisma/client";
 import { isoToDayNumber } from "../balances/calendar-days";
 import { todayIso } from "../ledger/dates";
@@ -61,6 +61,53 @@ const SPAN_DAY_COLUMNS = Prisma.sql`
 
 const dayOfDate = (column: string) => Prisma.raw(`(${column} - DATE '1970-01-01')`);
 
+interface PageWindow {
+  total: number;
+  /** The days the page's first and last rows are of (both null: the page is past the end). */
+  firstDay: number | null;
+  lastDay: number | null;
+  /** Rows of the days before `firstDay`: the page starts that many rows into its first day. */
+  rowsBeforeFirstDay: number;
+}
+
+/**
+ * Where a page falls, from the spans' first and last days alone: each span adds a row a day from
+ * its first day to its last, so summing +1 and -1 at those ends and running the total gives the
+ * rows of every day without generating one. Rows are ordered by day first, so the page's first
+ * and last rows (`skip` and `skip + take - 1`) are on days found from the running row counts.
+ */
+async function pageDays(tx: FinanceTx, where: Prisma.Sql, first: Prisma.Sql, last: Prisma.Sql, skip: number, take: number): Promise<PageWindow> {
+  const lastIndex = skip + take - 1;
+  const [found] = await tx.$queryRaw<{ total: bigint; first_day: number | null; last_day: number | null; before_first: bigint | null }[]>`
+    WITH spans AS (
+      SELECT ${first} AS first_day, ${last} AS last_day
+        FROM holding_spans s JOIN accounts a ON a.id = s.account_id
+       WHERE ${where}
+    ), ends AS (
+      SELECT first_day AS day, 1 AS delta FROM spans
+      UNION ALL SELECT last_day + 1, -1 FROM spans
+    ), per_day AS (
+      SELECT day, sum(delta) AS delta FROM ends GROUP BY day
+    ), segments AS (
+      -- From each day on which the count changes to the next such day: "active" rows each day.
+      SELECT day, lead(day) OVER (ORDER BY day) AS next_day, (sum(delta) OVER (ORDER BY day))::bigint AS active FROM per_day
+    ), sized AS (
+      SELECT day, active, active * (next_day - day)::bigint AS rows FROM segments WHERE next_day IS NOT NULL AND active > 0
+    ), placed AS (
+      SELECT day, active, rows, (sum(rows) OVER (ORDER BY day))::bigint - rows AS before FROM sized
+    )
+    SELECT (SELECT coalesce(sum(rows), 0) FROM placed)::bigint AS total,
+           (SELECT (day + (${skip}::bigint - before) / active)::int FROM placed WHERE before <= ${skip}::bigint AND ${skip}::bigint < before + rows) AS first_day,
+           (SELECT (before + ((${skip}::bigint - before) / active) * active)::bigint FROM placed
+             WHERE before <= ${skip}::bigint AND ${skip}::bigint < before + rows) AS before_first,
+           -- A last page shorter than take: its last row is on the last day with rows.
+           coalesce((SELECT (day + (${lastIndex}::bigint - before) / active)::int FROM placed WHERE before <= ${lastIndex}::bigint AND ${lastIndex}::bigint < before + rows),
+                    (SELECT (day + rows / active - 1)::int FROM placed ORDER BY day DESC LIMIT 1)) AS last_day`;
+  const total = Number(found!.total);
+  if (found!.first_day === null) return { total, firstDay: null, lastDay: null, rowsBeforeFirstDay: 0 };
+  return { total, firstDay: found!.first_day, lastDay: found!.last_day, rowsBeforeFirstDay: Number(found!.before_first) };
+}
+
 /**
  * Holdings are days of position spans (holding_spans): a list generates the days of the spans
  * its filters select, pages them in Sure's order, then prices only the page's days.
@@ -91,21 +138,26 @@ export function createHoldingRepository(db: FinanceDb) {
       const last = Prisma.sql`LEAST(coalesce(${dayOfDate("s.end_date")}, ${high}::int), ${high}::int)`;
       const { skip, take } = pageWindow(query);
 
-      const [counted, page] = await Promise.all([
-        db.$queryRaw<{ total: bigint }[]>`
-          SELECT coalesce(sum(${last} - ${first} + 1), 0)::bigint AS total
-            FROM holding_spans s JOIN accounts a ON a.id = s.account_id
-           WHERE ${where}`,
-        db.$queryRaw<SpanDayRow[]>`
-          SELECT ${SPAN_DAY_COLUMNS}
-            FROM holding_spans s JOIN accounts a ON a.id = s.account_id JOIN securities sec ON sec.id = s.security_id
-           CROSS JOIN LATERAL generate_series(${first}, ${last}) AS d(day)
-           WHERE ${where}
-           ORDER BY d.day, s.security_id, s.account_id, s.currency
-           LIMIT ${take} OFFSET ${skip}`,
-      ]);
-      const rows = await priceSpanDays(db, familyId, page.map(spanDayOf));
-      return { rows, total: Number(counted[0]!.total) };
+      // One snapshot for the count, the page and its prices, so a sync committing in between cannot make them disagree.
+      return db.$transaction(
+        async (tx) => {
+          // The planner guesses 1,000 rows per generate_series and would JIT-compile a query that runs in milliseconds.
+          await tx.$executeRaw`SET LOCAL jit = off`;
+          const window = await pageDays(tx, where, first, last, skip, take);
+          if (window.firstDay === null) return { rows: [], total: window.total };
+          // Only the spans with days in the page's first to last day: a page never generates the family's whole history.
+          const page = await tx.$queryRaw<SpanDayRow[]>`
+            SELECT ${SPAN_DAY_COLUMNS}
+              FROM holding_spans s JOIN accounts a ON a.id = s.account_id JOIN securities sec ON sec.id = s.security_id
+             CROSS JOIN LATERAL generate_series(GREATEST(${first}, ${window.firstDay}::int), LEAST(${last}, ${window.lastDay}::int)) AS d(day)
+             WHERE ${where} AND s.start_date <= DATE '1970-01-01' + ${window.lastDay}::int
+               AND (s.end_date IS NULL OR s.end_date >= DATE '1970-01-01' + ${window.firstDay}::int)
+             ORDER BY d.day, s.security_id, s.account_id, s.currency
+             LIMIT ${take} OFFSET ${skip - window.rowsBeforeFirstDay}`;
+          return { rows: await priceSpanDays(tx, familyId, page.map(spanDayOf)), total: window.total };
+        },
+        { isolationLevel: "RepeatableRead" },
+      );
     },
 
     async get(familyId: string, id: string): Promise<HoldingRow> {

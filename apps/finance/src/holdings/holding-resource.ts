@@ -9,7 +9,11 @@ function formattedPrice(price: bigint, currency: string): string {
   return displayOf(rescale(price, PRICE_SCALE, minorUnitDigits(currency)), currency);
 }
 
-/** Sure's _holding.json.jbuilder, plus `amount_cents`; the timestamps are its span's (when the position last changed). */
+/**
+ * Sure's _holding.json.jbuilder, plus `amount_cents`. created_at is its span's (when the position
+ * took this form); updated_at the later of the span's and the price's it is valued at, so a
+ * client syncing by updated_at sees a repricing.
+ */
 export function toHoldingResource(row: HoldingRow): Holding {
   const { span } = row;
   return {
@@ -25,6 +29,6 @@ export function toHoldingResource(row: HoldingRow): Holding {
     security: { id: span.security.id, ticker: span.security.ticker, name: span.security.name },
     avg_cost: span.avgCost === null ? null : formattedPrice(span.avgCost, span.currency),
     created_at: span.createdAt.toISOString(),
-    updated_at: span.updatedAt.toISOString(),
+    updated_at: (row.priceUpdatedAt !== null && row.priceUpdatedAt > span.updatedAt ? row.priceUpdatedAt : span.updatedAt).toISOString(),
   };
 }
