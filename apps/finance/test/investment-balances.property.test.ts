@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { calculateBalances, calculatorAccountOf, type CalculatorEntry } from "../src/balances/balance-calculator";
 import { dayNumberToIso, isoToDayNumber } from "../src/balances/calendar-days";
 import { PRICE_SCALE, QTY_SCALE } from "../src/holdings/fixed-point";
-import { calculateHoldings, priceSeriesOf, type PositionTrade } from "../src/holdings/holding-calculator";
+import { calculateHoldings, priceSeriesOf, type PositionStart, type PositionTrade } from "../src/holdings/holding-calculator";
 import { positionDays, priceOfDay } from "../src/holdings/holding-days";
 import { positionKeyOf } from "../src/holdings/holding-ids";
 import { positionSpans } from "../src/holdings/position-spans";
@@ -68,6 +68,25 @@ function inputsOf(h: History) {
     prices.set(p.security, bySecurity);
   }
   return { from, to, positions, entries, prices };
+}
+
+/** The trades from `from` on, and what those before leave of each position (as the materializer's windowStart sums them in SQL). */
+function splitAt(trades: readonly PositionTrade[], from: string) {
+  const before = new Map<string, PositionStart>();
+  const earlier = trades.map((trade, index) => ({ trade, index })).filter(({ trade }) => trade.date < from);
+  earlier.sort((a, b) => a.trade.date.localeCompare(b.trade.date) || a.index - b.index);
+  for (const { trade } of earlier) {
+    const start = before.get(trade.securityId) ?? { qty: 0n, boughtQty: 0n, boughtCost: 0n, price: 0n, priceDay: 0 };
+    start.qty += trade.qty;
+    if (trade.qty > 0n) {
+      start.boughtQty += trade.qty;
+      start.boughtCost += trade.qty * trade.price;
+    }
+    start.price = trade.price;
+    start.priceDay = isoToDayNumber(trade.date);
+    before.set(trade.securityId, start);
+  }
+  return { before, after: trades.filter((trade) => trade.date >= from) };
 }
 
 const seriesOf = (prices: Map<string, Map<string, bigint>>) => new Map([...prices].map(([security, byDay]) => [security, priceSeriesOf(byDay)]));
@@ -139,6 +158,21 @@ describe("investment balances over random trade and price histories", () => {
         }
         const holdings = calculateHoldings({ trades: positions, prices: seriesOf(windowPrices), pricesBefore, from: windowStart, to, digits: 2 });
         expect(holdings.rows).toEqual(full.holdings.rows.filter((row) => row.date >= windowStart));
+        // As the materializer runs a window: the positions the earlier trades left (summed, as the database does) instead of those trades.
+        const { before, after } = splitAt(positions, windowStart);
+        const summed = calculateHoldings({
+          trades: after,
+          positionsBefore: before,
+          prices: seriesOf(windowPrices),
+          pricesBefore,
+          from: windowStart,
+          to,
+          digits: 2,
+        });
+        expect(summed).toEqual(holdings);
+        // And the window's spans are the full run's from its first day on (the span carried in keeps its start and figures).
+        const allSpans = positionSpans(positions);
+        expect(positionSpans(after, before)).toEqual(allSpans.filter((span) => span.startDay >= isoToDayNumber(windowStart)));
         const values = new Map([...holdings.valueByDate].map(([date, cents]) => [date, Number(cents)]));
         const dayBefore = full.balances.find((row) => row.date === dayNumberToIso(isoToDayNumber(windowStart) - 1))!;
         const tail = calculateBalances({

@@ -129,8 +129,8 @@ function materializerQueries(tx: FinanceTx, accountId: string) {
          ORDER BY e.date, e.created_at, e.id`;
     },
 
-    /** An investment account's holdings materialized (its position spans); each day's value from `from` to `to` in cents. */
-    holdingsValues(account: { id: string; familyId: string; currency: string }, window: { from: string; to: string }) {
+    /** An investment account's holdings materialized (its position spans; `full`: all of them, from its opening day); each day's value from `from` to `to` in cents. */
+    holdingsValues(account: { id: string; familyId: string; currency: string }, window: { from: string; to: string; full: boolean }) {
       return materializeHoldings(tx, account, window);
     },
 

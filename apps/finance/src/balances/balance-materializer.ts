@@ -53,7 +53,8 @@ export async function materializeBalances(db: FinanceDb, accountId: string, wind
 
     const { entries, openingCents } = await loadEntries(queries, account.familyId, account.currency, from);
     // Investment accounts: the holdings are materialized first; their value is the non-cash balance.
-    const holdingsValueByDate = calculatorAccount.balanceType === "investment" ? await queries.holdingsValues(account, { from, to }) : undefined;
+    const holdingsValueByDate =
+      calculatorAccount.balanceType === "investment" ? await queries.holdingsValues(account, { from, to, full: from === opening }) : undefined;
     const rows = calculateBalances({
       account: calculatorAccount,
       entries,

@@ -27,9 +27,26 @@ export function priceSeriesOf(byDay: ReadonlyMap<string, bigint>): PriceSeries {
   return { days: sorted.map(([day]) => day), prices: sorted.map(([, price]) => price) };
 }
 
+/**
+ * A position at the end of the day before a window, as its trades up to then leave it: what a
+ * sync starting mid-history reads from the database (summed there) instead of every earlier trade.
+ */
+export interface PositionStart {
+  /** 10^-8 units. */
+  qty: bigint;
+  /** The buys so far: their quantity (10^-8) and their cost, qty x price (10^-12). */
+  boughtQty: bigint;
+  boughtCost: bigint;
+  /** The last trade's unit price (10^-4) and its day number. */
+  price: bigint;
+  priceDay: number;
+}
+
 export interface HoldingsInput {
-  /** Every trade of the account that moves a quantity, in any order (same-day trades apply in array order). */
+  /** Every trade of the account that moves a quantity, in any order (same-day trades apply in array order); with `positionsBefore`, only those from `from` on. */
   trades: readonly PositionTrade[];
+  /** Per security, its position at the end of the day before `from` (instead of the trades before `from`). */
+  positionsBefore?: ReadonlyMap<string, PositionStart>;
   /** Stored prices per security, at least those from `from` on (earlier days are skipped). */
   prices: ReadonlyMap<string, PriceSeries>;
   /** Per security, its latest stored price dated before `from` (the carried price the window starts from). */
@@ -144,6 +161,18 @@ export function calculateHoldings(input: HoldingsInput): HoldingsResult {
     return position;
   };
 
+  for (const [securityId, start] of input.positionsBefore ?? []) {
+    const position = positionOf(securityId);
+    Object.assign(position, {
+      qty: start.qty,
+      boughtQty: start.boughtQty,
+      boughtCost: start.boughtCost,
+      avgCost: avgCostOf(start.boughtQty, start.boughtCost),
+      price: start.price,
+      priceDay: start.priceDay,
+      started: true,
+    });
+  }
   // Trades before the window build the starting positions; the rest are grouped by day.
   const tradesByDay = new Map<number, PositionTrade[]>();
   const ordered = input.trades.map((trade, index) => ({ trade, index, day: dayOf(trade.date, `trades[${index}].date`) }));

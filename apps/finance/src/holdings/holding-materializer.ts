@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { minorUnitDigits } from "@hearth/contracts";
 import type { FinanceTx } from "../db";
 import { dayNumberToIso } from "../balances/calendar-days";
-import { calculateHoldings, type PositionTrade } from "./holding-calculator";
+import { Prisma } from "../generated/prisma/client";
+import { dateOf } from "../ledger/dates";
+import { calculateHoldings, type PositionStart, type PositionTrade } from "./holding-calculator";
 import { positionKeyOf } from "./holding-ids";
-import { createPriceConverter, loadPriceWindow } from "./holding-prices";
+import { createPriceConverter, loadPriceWindow, type PriceConverter } from "./holding-prices";
 import { positionSpans, type PositionSpan } from "./position-spans";
 
 /**
@@ -36,44 +38,34 @@ type Account = { id: string; familyId: string; currency: string };
 
 /**
  * Recomputes an investment account's holdings inside the balance materializer's transaction
- * (which holds the account's lock): the spans of its positions, from all its trades, writing only
- * those that changed; and each day's holdings value from `from` to `to` in the account's currency
- * (cents), which is the day's non-cash balance.
+ * (which holds the account's lock): the spans of its positions, writing only those that changed,
+ * and each day's holdings value from `from` to `to` in the account's currency (cents), which is
+ * the day's non-cash balance. A window that starts mid-history (`full` false) reads the trades from
+ * `from` on and the positions the earlier ones left, summed in the database, and rewrites only the
+ * spans from `from` on: a backdated trade costs its window, not the account's whole history.
  */
-export async function materializeHoldings(tx: FinanceTx, account: Account, window: { from: string; to: string }): Promise<Map<string, number>> {
+export async function materializeHoldings(tx: FinanceTx, account: Account, window: { from: string; to: string; full: boolean }): Promise<Map<string, number>> {
   const { from, to } = window;
   // A long window sorts a few hundred thousand prices: in memory, not in temporary files (this transaction only).
   await tx.$executeRaw`SELECT set_config('work_mem', '64MB', true)`;
-  // Every trade that moves a quantity, in the order same-day trades apply (prices rounded half away from zero to 10^-4, as toScaled would).
-  const [trades] = await tx.$queryRaw<TradeColumns[]>`
-    SELECT string_agg((o.date - DATE '1970-01-01')::text, ',') AS days, string_agg(o.security_id::text, ',') AS security_ids,
-           string_agg(round(o.qty * 100000000)::text, ',') AS qtys, string_agg(round(o.price * 10000)::text, ',') AS prices,
-           string_agg(coalesce(NULLIF(o.currency, ${account.currency}), ''), ',') AS currencies
-      FROM (SELECT e.date, t.security_id, t.qty, t.price, t.currency
-              FROM entries e JOIN trades t ON t.entry_id = e.id
-             WHERE e.account_id = ${account.id}::uuid AND t.qty <> 0
-             ORDER BY e.date, e.created_at, e.id) AS o`;
-  const tradeDays = fieldsOf(trades!.days);
-  const tradeSecurities = fieldsOf(trades!.security_ids);
-  const tradeQtys = fieldsOf(trades!.qtys);
-  const tradePrices = fieldsOf(trades!.prices);
-  const tradeCurrencies = fieldsOf(trades!.currencies);
   const convert = createPriceConverter(tx, account.familyId, account.currency);
-
-  const positions: PositionTrade[] = new Array<PositionTrade>(tradeDays.length);
-  for (let i = 0; i < tradeDays.length; i++) {
-    const date = dayNumberToIso(Number(tradeDays[i]));
-    const currency = tradeCurrencies[i];
-    const price = BigInt(tradePrices[i]!);
-    positions[i] = { date, securityId: tradeSecurities[i]!, qty: BigInt(tradeQtys[i]!), price: currency ? await convert(price, currency, date) : price };
+  const partial = window.full ? null : await windowStart(tx, account, from);
+  const trades = await loadTrades(tx, account, partial ? from : null, convert);
+  if (partial && !trades.foreign) {
+    await writeChangedSpans(tx, account, positionSpans(trades.list, partial.positions), { from, carriedIn: partial.carriedIn });
+  } else if (partial) {
+    // A trade in another currency: its converted price is only known trade by trade, so the positions before are not summed.
+    return materializeHoldings(tx, account, { ...window, full: true });
+  } else {
+    await writeChangedSpans(tx, account, positionSpans(trades.list), null);
   }
-  await writeChangedSpans(tx, account, positionSpans(positions));
 
-  const windowTrades = positions.filter((trade) => trade.date <= to);
-  const securityIds = [...new Set(windowTrades.map((trade) => trade.securityId))];
+  const windowTrades = trades.list.filter((trade) => trade.date <= to);
+  const securityIds = [...new Set([...windowTrades.map((trade) => trade.securityId), ...(partial?.positions.keys() ?? [])])];
   const { prices, pricesBefore } = await loadPriceWindow(tx, account, securityIds, from, to, convert);
   const { valueByDate } = calculateHoldings({
     trades: windowTrades,
+    ...(partial ? { positionsBefore: partial.positions } : {}),
     prices,
     pricesBefore,
     from,
@@ -84,6 +76,89 @@ export async function materializeHoldings(tx: FinanceTx, account: Account, windo
   const values = new Map<string, number>();
   for (const [date, cents] of valueByDate) values.set(date, Number(cents));
   return values;
+}
+
+/** The account's trades that move a quantity (from `since` on, null: all), in the order same-day trades apply, prices in the account's currency. */
+async function loadTrades(tx: FinanceTx, account: Account, since: string | null, convert: PriceConverter) {
+  const after = since === null ? Prisma.empty : Prisma.sql`AND e.date >= ${dateOf(since)}::date`;
+  // Prices rounded half away from zero to 10^-4, as toScaled would.
+  const [trades] = await tx.$queryRaw<TradeColumns[]>`
+    SELECT string_agg((o.date - DATE '1970-01-01')::text, ',') AS days, string_agg(o.security_id::text, ',') AS security_ids,
+           string_agg(round(o.qty * 100000000)::text, ',') AS qtys, string_agg(round(o.price * 10000)::text, ',') AS prices,
+           string_agg(coalesce(NULLIF(o.currency, ${account.currency}), ''), ',') AS currencies
+      FROM (SELECT e.date, t.security_id, t.qty, t.price, t.currency
+              FROM entries e JOIN trades t ON t.entry_id = e.id
+             WHERE e.account_id = ${account.id}::uuid AND t.qty <> 0 ${after}
+             ORDER BY e.date, e.created_at, e.id) AS o`;
+  const days = fieldsOf(trades!.days);
+  const securities = fieldsOf(trades!.security_ids);
+  const qtys = fieldsOf(trades!.qtys);
+  const prices = fieldsOf(trades!.prices);
+  const currencies = fieldsOf(trades!.currencies);
+  const list: PositionTrade[] = new Array<PositionTrade>(days.length);
+  let foreign = false;
+  for (let i = 0; i < days.length; i++) {
+    const date = dayNumberToIso(Number(days[i]));
+    const currency = currencies[i];
+    const price = BigInt(prices[i]!);
+    if (currency) foreign = true;
+    list[i] = { date, securityId: securities[i]!, qty: BigInt(qtys[i]!), price: currency ? await convert(price, currency, date) : price };
+  }
+  return { list, foreign };
+}
+
+interface StartColumns {
+  security_id: string;
+  qty: string;
+  bought_qty: string;
+  bought_cost: string;
+  price: string;
+  price_day: number;
+  foreign: boolean;
+  /** The stored span covering the day before `from`: its start day and end day (null: open). */
+  carried_start: number | null;
+  carried_end: number | null;
+}
+
+/**
+ * Where a window starting at `from` begins: each security's position after the trades before it
+ * (summed here, exactly: scaled integers, as the calculator adds them) and the stored span that
+ * covers the day before, whose end the window's trades may move. Null when that cannot be trusted
+ * (a trade in another currency, a position with no stored span: never synced in full): the caller
+ * then recomputes everything.
+ */
+async function windowStart(tx: FinanceTx, account: Account, from: string) {
+  const rows = await tx.$queryRaw<StartColumns[]>`
+    WITH before AS (
+      SELECT t.security_id, sum(round(t.qty * 100000000))::text AS qty,
+             coalesce(sum(round(t.qty * 100000000)) FILTER (WHERE t.qty > 0), 0)::text AS bought_qty,
+             coalesce(sum(round(t.qty * 100000000) * round(t.price * 10000)) FILTER (WHERE t.qty > 0), 0)::text AS bought_cost,
+             (array_agg(round(t.price * 10000)::text ORDER BY e.date DESC, e.created_at DESC, e.id DESC))[1] AS price,
+             max(e.date) - DATE '1970-01-01' AS price_day,
+             bool_or(t.currency <> ${account.currency}) AS foreign
+        FROM entries e JOIN trades t ON t.entry_id = e.id
+       WHERE e.account_id = ${account.id}::uuid AND t.qty <> 0 AND e.date < ${dateOf(from)}::date
+       GROUP BY t.security_id
+    )
+    SELECT b.security_id::text AS security_id, b.qty, b.bought_qty, b.bought_cost, b.price, b.price_day, b.foreign,
+           s.start_date - DATE '1970-01-01' AS carried_start, s.end_date - DATE '1970-01-01' AS carried_end
+      FROM before b
+      LEFT JOIN holding_spans s ON s.account_id = ${account.id}::uuid AND s.security_id = b.security_id AND s.currency = ${account.currency}
+       AND s.start_date < ${dateOf(from)}::date AND (s.end_date IS NULL OR s.end_date >= ${dateOf(from)}::date - 1)`;
+  const positions = new Map<string, PositionStart>();
+  const carriedIn = new Map<string, { startDay: number; endDay: number | null }>();
+  for (const row of rows) {
+    if (row.foreign || row.carried_start === null) return null;
+    positions.set(row.security_id, {
+      qty: BigInt(row.qty),
+      boughtQty: BigInt(row.bought_qty),
+      boughtCost: BigInt(row.bought_cost),
+      price: BigInt(row.price),
+      priceDay: row.price_day,
+    });
+    carriedIn.set(row.security_id, { startDay: row.carried_start, endDay: row.carried_end });
+  }
+  return { positions, carriedIn };
 }
 
 /** Removes every holding of the account (it has no entries left). */
@@ -98,16 +173,23 @@ const figuresOf = (span: PositionSpan) => `${span.endDay ?? ""}|${span.qty}|${sp
  * Compares the computed spans with the stored ones (in memory, by security, currency and start
  * day), deletes those no longer true (a trade removed or moved, another currency) and writes the
  * new and changed ones: a sync that changes little writes little, and a re-sync of the same
- * trades writes nothing.
+ * trades writes nothing. A window (`scope`) compares only the spans from its first day on, and
+ * ends each security's span carried into it where that security's first span in the window starts.
  */
-async function writeChangedSpans(tx: FinanceTx, account: Account, spans: PositionSpan[]): Promise<void> {
+async function writeChangedSpans(
+  tx: FinanceTx,
+  account: Account,
+  spans: PositionSpan[],
+  scope: { from: string; carriedIn: Map<string, { startDay: number; endDay: number | null }> } | null,
+): Promise<void> {
+  const inWindow = scope === null ? Prisma.empty : Prisma.sql`AND start_date >= ${dateOf(scope.from)}::date`;
   const [stored] = await tx.$queryRaw<SpanColumns[]>`
     SELECT string_agg(id::text, ',') AS ids,
            string_agg(security_id::text || '|' || currency || '|' || (start_date - DATE '1970-01-01')::text, ',') AS keys,
            string_agg(coalesce((end_date - DATE '1970-01-01')::text, '') || '|' || round(qty * 100000000)::text || '|' ||
                       coalesce(round(avg_cost * 10000)::text, '') || '|' || round(trade_price * 10000)::text || '|' ||
                       (trade_price_date - DATE '1970-01-01')::text, ',') AS figures
-      FROM holding_spans WHERE account_id = ${account.id}::uuid`;
+      FROM holding_spans WHERE account_id = ${account.id}::uuid ${inWindow}`;
   const ids = fieldsOf(stored!.ids);
   const keys = fieldsOf(stored!.keys);
   const figures = fieldsOf(stored!.figures);
@@ -115,7 +197,9 @@ async function writeChangedSpans(tx: FinanceTx, account: Account, spans: Positio
   for (let i = 0; i < keys.length; i++) storedByKey.set(keys[i]!, i);
 
   const changed: PositionSpan[] = [];
+  const firstStart = new Map<string, number>();
   for (const span of spans) {
+    if (!firstStart.has(span.securityId)) firstStart.set(span.securityId, span.startDay);
     const key = keyOf(span.securityId, account.currency, span.startDay);
     const at = storedByKey.get(key);
     if (at !== undefined) {
@@ -127,6 +211,21 @@ async function writeChangedSpans(tx: FinanceTx, account: Account, spans: Positio
   const stale = [...storedByKey.values()].map((at) => ids[at]!);
   if (stale.length > 0) await tx.$executeRaw`DELETE FROM holding_spans WHERE id = ANY(${stale}::uuid[])`;
   await upsertSpans(tx, account, changed);
+  // The spans carried into the window now end the day before their security's next trade (open without one).
+  const moved: { securityId: string; startDay: number; endDay: number | null }[] = [];
+  for (const [securityId, carried] of scope?.carriedIn ?? []) {
+    const next = firstStart.get(securityId);
+    const endDay = next === undefined ? null : next - 1;
+    if (endDay !== carried.endDay) moved.push({ securityId, startDay: carried.startDay, endDay });
+  }
+  if (moved.length > 0) {
+    await tx.$executeRaw`
+      UPDATE holding_spans s SET end_date = DATE '1970-01-01' + NULLIF(m.end_day, '')::int, updated_at = now()
+        FROM unnest(${moved.map((span) => span.securityId)}::uuid[], ${moved.map((span) => span.startDay)}::int[],
+                    ${moved.map((span) => (span.endDay === null ? "" : String(span.endDay)))}::text[]) AS m(security_id, start_day, end_day)
+       WHERE s.account_id = ${account.id}::uuid AND s.currency = ${account.currency} AND s.security_id = m.security_id
+         AND s.start_date = DATE '1970-01-01' + m.start_day`;
+  }
 }
 
 /**

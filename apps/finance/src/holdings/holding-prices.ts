@@ -119,7 +119,9 @@ export interface StoredPrice {
 /**
  * For each (security, day), the stored price of the latest date on or before the day (null:
  * none), preferring the item's currency (its account's) that day; in the given order. A short
- * backward walk of the (security, date) index each.
+ * backward walk of the (security, date) index each. The walk has no family filter on purpose (a
+ * security is one family's, and the row chosen is filtered by the family): with one, the planner
+ * walked the family's (family, date) index instead, 850 ms for 50 lookups in the investments bench.
  */
 export async function latestPricesOnOrBefore(
   tx: FinanceTx,
@@ -132,8 +134,7 @@ export async function latestPricesOnOrBefore(
       FROM unnest(${wanted.map((item) => item.securityId)}::uuid[], ${wanted.map((item) => item.day)}::int[], ${wanted.map((item) => item.currency)}::text[])
            WITH ORDINALITY AS k(security_id, day, currency, n)
       CROSS JOIN LATERAL (SELECT date FROM security_prices
-                           WHERE security_id = k.security_id AND family_id = ${familyId}::uuid AND date <= DATE '1970-01-01' + k.day
-                           ORDER BY date DESC LIMIT 1) AS last
+                           WHERE security_id = k.security_id AND date <= DATE '1970-01-01' + k.day ORDER BY date DESC LIMIT 1) AS last
       CROSS JOIN LATERAL (SELECT price, currency, updated_at FROM security_prices
                            WHERE security_id = k.security_id AND date = last.date AND family_id = ${familyId}::uuid
                            ORDER BY (currency = k.currency) DESC, currency LIMIT 1) AS chosen`;

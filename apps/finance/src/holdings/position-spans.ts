@@ -3,7 +3,7 @@
 // calculator's daily rows say but the price, which reads work out per day (holding-days.ts).
 // Pure: the same trades give the same spans, whatever the window a sync starts from.
 import { tryIsoToDayNumber } from "../balances/calendar-days";
-import { avgCostOf, type PositionTrade } from "./holding-calculator";
+import { avgCostOf, type PositionStart, type PositionTrade } from "./holding-calculator";
 
 export interface PositionSpan {
   securityId: string;
@@ -26,8 +26,12 @@ interface Running {
   open: PositionSpan | null;
 }
 
-/** Spans per security, oldest first within a security; same-day trades apply in array order (as the calculator's). */
-export function positionSpans(trades: readonly PositionTrade[]): PositionSpan[] {
+/**
+ * Spans per security, oldest first within a security; same-day trades apply in array order (as
+ * the calculator's). With `positionsBefore` (positions at the end of the day before the first
+ * trade given), the spans of those trades only: what a sync from a day on rewrites.
+ */
+export function positionSpans(trades: readonly PositionTrade[], positionsBefore?: ReadonlyMap<string, PositionStart>): PositionSpan[] {
   const ordered = trades.map((trade, index) => {
     const day = tryIsoToDayNumber(trade.date);
     if (Number.isNaN(day)) throw new Error(`trades[${index}].date must be an ISO date YYYY-MM-DD, got ${JSON.stringify(trade.date)}`);
@@ -36,6 +40,9 @@ export function positionSpans(trades: readonly PositionTrade[]): PositionSpan[] 
   ordered.sort((a, b) => a.day - b.day || a.index - b.index);
 
   const running = new Map<string, Running>();
+  for (const [securityId, start] of positionsBefore ?? []) {
+    running.set(securityId, { qty: start.qty, boughtQty: start.boughtQty, boughtCost: start.boughtCost, open: null });
+  }
   const spans: PositionSpan[] = [];
   for (const { trade, day } of ordered) {
     let state = running.get(trade.securityId);
