@@ -129,6 +129,53 @@ describe("a full recomputation", () => {
   });
 });
 
+describe("a window over stale spans (a sync that failed left them behind)", () => {
+  it("recomputes everything instead of carrying a stale span, a stray one or one a removed trade left into the window", async () => {
+    const call = financeAs(finance, newActor());
+    const account = await call("accounts.create", {
+      account: { name: "Brokerage", account_type: "investment", balance: "5000", opening_balance_date: "2026-01-01" },
+    });
+    const buy = (date: string, qty: string, ticker: string) =>
+      call("trades.create", { trade: { account_id: account.id, type: "buy", date, qty, price: "10", ticker } });
+    await buy("2026-01-05", "10", "STALEX");
+    const second = (await buy("2026-01-10", "5", "STALEX")).body;
+    await buy("2026-01-07", "2", "STALEY");
+    await settled(finance);
+
+    // The second buy goes without its sync (as if that sync failed): the stored spans still count it.
+    await finance.db.trade.delete({ where: { entryId: second.id } });
+    await finance.db.entry.delete({ where: { id: second.id } });
+    await materializeBalances(finance.db, account.id, "2026-03-01");
+    const windowed = await storedSpans(account.id);
+    await finance.db.holdingSpan.deleteMany({ where: { accountId: account.id } });
+    await materializeBalances(finance.db, account.id, null);
+    expect(windowed).toEqual(await storedSpans(account.id));
+
+    // A stray span before a security's first trade, then one of a security without trades before the window.
+    const [span] = await finance.db.holdingSpan.findMany({ where: { accountId: account.id }, orderBy: { startDate: "asc" }, take: 1 });
+    const stray = (startDate: string, endDate: string, securityId = span!.securityId) =>
+      finance.db.holdingSpan.create({
+        data: {
+          ...span!,
+          id: undefined,
+          securityId,
+          startDate: new Date(`${startDate}T00:00:00Z`),
+          endDate: new Date(`${endDate}T00:00:00Z`),
+          createdAt: undefined,
+          updatedAt: undefined,
+        },
+      });
+    const clean = await storedSpans(account.id);
+    await stray("2026-01-02", "2026-01-04");
+    await materializeBalances(finance.db, account.id, "2026-03-01");
+    expect(await storedSpans(account.id)).toEqual(clean);
+    const other = await finance.db.security.create({ data: { familyId: span!.familyId, ticker: "STRAYZ", name: "Stray", offline: true } });
+    await stray("2026-02-01", "2026-02-10", other.id);
+    await materializeBalances(finance.db, account.id, "2026-03-01");
+    expect(await storedSpans(account.id)).toEqual(clean);
+  });
+});
+
 describe("a recomputation over stored spans", () => {
   it("rewrites no span when nothing changed, for a lone trade and for a position without buys (null avg cost)", async () => {
     const call = financeAs(finance, newActor());

@@ -267,6 +267,21 @@ describe("investment balances and holdings", () => {
     expect((await call("holdings.list", { account_id: account.id, date: "2026-03-05" })).holdings[0]).toMatchObject({ amount_cents: 8000 });
   });
 
+  it("deleting the latest, future-dated trade syncs (was a failed sync: its window started after the last day)", async () => {
+    const call = newFamily();
+    const account = await brokerage(call, "10000");
+    const future = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    await call("trades.create", buy(account.id));
+    const later = (await call("trades.create", buy(account.id, { date: future, qty: 2, price: 50 }))).body;
+    await settled(finance);
+    await call("trades.delete", { id: later.id });
+    await settled(finance);
+    expect(await finance.db.sync.count({ where: { syncableId: account.id, status: "failed" } })).toBe(0);
+    const last = await finance.db.balance.findFirstOrThrow({ where: { accountId: account.id }, orderBy: { date: "desc" } });
+    expect(last.date.toISOString().slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
+    expect(await call("accounts.get", { id: account.id })).toMatchObject({ balance_cents: Number(last.endCashCents + last.endNonCashCents) });
+  });
+
   it("deleting the trade removes its holdings and gives the cash back", async () => {
     const call = newFamily();
     const account = await brokerage(call, "10000");

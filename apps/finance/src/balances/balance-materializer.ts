@@ -41,12 +41,14 @@ export async function materializeBalances(db: FinanceDb, accountId: string, wind
 
     let from = opening;
     let start: BalanceStart | undefined;
+    // A window after the last day (the latest, future-dated entry was removed) starts on the last day: rows after it go.
+    const changedFrom = windowStart !== null && windowStart > to ? to : windowStart;
     // Converted flows carry their rounding from the first entry on, so a foreign entry means a full run (as Sure does).
-    if (windowStart !== null && windowStart > opening && !anchorMoved && !span.foreign) {
-      const previous = await queries.endOf(addDays(windowStart, -1), account.currency);
+    if (changedFrom !== null && changedFrom > opening && !anchorMoved && !span.foreign) {
+      const previous = await queries.endOf(addDays(changedFrom, -1), account.currency);
       // Without the day before the window (never computed), recompute everything.
       if (previous) {
-        from = windowStart;
+        from = changedFrom;
         start = previous;
       }
     }

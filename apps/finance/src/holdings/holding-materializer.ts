@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { minorUnitDigits } from "@hearth/contracts";
 import type { FinanceTx } from "../db";
-import { dayNumberToIso } from "../balances/calendar-days";
+import { dayNumberToIso, isoToDayNumber } from "../balances/calendar-days";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../ledger/dates";
-import { calculateHoldings, type PositionStart, type PositionTrade } from "./holding-calculator";
+import { avgCostOf, calculateHoldings, type PositionStart, type PositionTrade } from "./holding-calculator";
 import { positionKeyOf } from "./holding-ids";
 import { createPriceConverter, loadPriceWindow, type PriceConverter } from "./holding-prices";
 import { positionSpans, type PositionSpan } from "./position-spans";
@@ -109,23 +109,32 @@ async function loadTrades(tx: FinanceTx, account: Account, since: string | null,
 
 interface StartColumns {
   security_id: string;
-  qty: string;
-  bought_qty: string;
-  bought_cost: string;
-  price: string;
-  price_day: number;
+  /** Null: the security has stored spans before the window but no trades there. */
+  qty: string | null;
+  bought_qty: string | null;
+  bought_cost: string | null;
+  price: string | null;
+  price_day: number | null;
+  trade_days: number;
+  /** A trade before the window, or a stored span, in another currency than the account's. */
   foreign: boolean;
-  /** The stored span covering the day before `from`: its start day and end day (null: open). */
+  /** How many stored spans start before the window, and the last of them (null: none), which covers the day before it. */
+  spans: number;
   carried_start: number | null;
   carried_end: number | null;
+  carried_qty: string | null;
+  carried_avg_cost: string | null;
 }
 
 /**
  * Where a window starting at `from` begins: each security's position after the trades before it
  * (summed here, exactly: scaled integers, as the calculator adds them) and the stored span that
- * covers the day before, whose end the window's trades may move. Null when that cannot be trusted
- * (a trade in another currency, a position with no stored span: never synced in full): the caller
- * then recomputes everything.
+ * covers the day before, whose end the window's trades may move. Null when the stored spans
+ * before the window do not match those trades (a sync that failed left them stale, or the
+ * position was never synced in full) or a trade is in another currency: the caller then
+ * recomputes everything. Matching: per security, as many spans before `from` as trade days, the
+ * last starting on the last trade day with the sums' quantity and average cost, and no span of a
+ * security without trades before `from`.
  */
 async function windowStart(tx: FinanceTx, account: Account, from: string) {
   const rows = await tx.$queryRaw<StartColumns[]>`
@@ -135,27 +144,45 @@ async function windowStart(tx: FinanceTx, account: Account, from: string) {
              coalesce(sum(round(t.qty * 100000000) * round(t.price * 10000)) FILTER (WHERE t.qty > 0), 0)::text AS bought_cost,
              (array_agg(round(t.price * 10000)::text ORDER BY e.date DESC, e.created_at DESC, e.id DESC))[1] AS price,
              max(e.date) - DATE '1970-01-01' AS price_day,
+             count(DISTINCT e.date)::int AS trade_days,
              bool_or(t.currency <> ${account.currency}) AS foreign
         FROM entries e JOIN trades t ON t.entry_id = e.id
        WHERE e.account_id = ${account.id}::uuid AND t.qty <> 0 AND e.date < ${dateOf(from)}::date
        GROUP BY t.security_id
+    ), stored AS (
+      SELECT security_id, count(*)::int AS spans, bool_or(currency <> ${account.currency}) AS other_currency,
+             (array_agg(start_date - DATE '1970-01-01' ORDER BY start_date DESC))[1] AS carried_start,
+             (array_agg(end_date - DATE '1970-01-01' ORDER BY start_date DESC))[1] AS carried_end,
+             (array_agg(round(qty * 100000000)::text ORDER BY start_date DESC))[1] AS carried_qty,
+             (array_agg(round(avg_cost * 10000)::text ORDER BY start_date DESC))[1] AS carried_avg_cost
+        FROM holding_spans
+       WHERE account_id = ${account.id}::uuid AND start_date < ${dateOf(from)}::date
+       GROUP BY security_id
     )
-    SELECT b.security_id::text AS security_id, b.qty, b.bought_qty, b.bought_cost, b.price, b.price_day, b.foreign,
-           s.start_date - DATE '1970-01-01' AS carried_start, s.end_date - DATE '1970-01-01' AS carried_end
-      FROM before b
-      LEFT JOIN holding_spans s ON s.account_id = ${account.id}::uuid AND s.security_id = b.security_id AND s.currency = ${account.currency}
-       AND s.start_date < ${dateOf(from)}::date AND (s.end_date IS NULL OR s.end_date >= ${dateOf(from)}::date - 1)`;
+    SELECT coalesce(b.security_id, st.security_id)::text AS security_id, b.qty, b.bought_qty, b.bought_cost, b.price, b.price_day,
+           coalesce(b.trade_days, 0) AS trade_days, coalesce(b.foreign, false) OR coalesce(st.other_currency, false) AS foreign, coalesce(st.spans, 0) AS spans,
+           st.carried_start, st.carried_end, st.carried_qty, st.carried_avg_cost
+      FROM before b FULL JOIN stored st ON st.security_id = b.security_id`;
   const positions = new Map<string, PositionStart>();
   const carriedIn = new Map<string, { startDay: number; endDay: number | null }>();
+  const dayBefore = isoToDayNumber(from) - 1;
   for (const row of rows) {
-    if (row.foreign || row.carried_start === null) return null;
-    positions.set(row.security_id, {
+    if (row.foreign || row.qty === null || row.carried_start === null || row.spans !== row.trade_days) return null;
+    const start: PositionStart = {
       qty: BigInt(row.qty),
-      boughtQty: BigInt(row.bought_qty),
-      boughtCost: BigInt(row.bought_cost),
-      price: BigInt(row.price),
-      priceDay: row.price_day,
-    });
+      boughtQty: BigInt(row.bought_qty!),
+      boughtCost: BigInt(row.bought_cost!),
+      price: BigInt(row.price!),
+      priceDay: row.price_day!,
+    };
+    const avgCost = avgCostOf(start.boughtQty, start.boughtCost);
+    const matches =
+      row.carried_start === start.priceDay &&
+      (row.carried_end === null || row.carried_end >= dayBefore) &&
+      row.carried_qty === start.qty.toString() &&
+      row.carried_avg_cost === (avgCost === null ? null : avgCost.toString());
+    if (!matches) return null;
+    positions.set(row.security_id, start);
     carriedIn.set(row.security_id, { startDay: row.carried_start, endDay: row.carried_end });
   }
   return { positions, carriedIn };
