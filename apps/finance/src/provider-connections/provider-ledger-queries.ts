@@ -101,7 +101,7 @@ async function insertTransactions(tx: FinanceTx, claim: ClaimedProviderSync, acc
                   ${rows.map((row) => row.name)}::text[], ${rows.map((row) => row.notes)}::text[])
            WITH ORDINALITY AS i(external_id, date, amount, name, notes, ordinal)
      ORDER BY i.ordinal
-    ON CONFLICT (account_id, source, external_id) DO NOTHING
+    ON CONFLICT (account_id, source, external_id) WHERE external_id IS NOT NULL DO NOTHING
     RETURNING date`;
   return written.map((row) => isoDateOf(row.date));
 }
