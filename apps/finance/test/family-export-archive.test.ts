@@ -507,6 +507,27 @@ describe("writeFamilyExport: Sure's export version 2", () => {
   }
 });
 
+describe("writeFamilyExport: holdings priced in a currency without a rate", () => {
+  it("still exports them (was a failed export: the price is left out, the day keeps the trade's price)", async () => {
+    const actor = newActor();
+    const call: Call = financeAs(finance, actor);
+    const account = await call("accounts.create", {
+      account: { name: "Brokerage", account_type: "investment", balance: "5000", opening_balance_date: "2026-01-01" },
+    });
+    await call("trades.create", { trade: { account_id: account.id, type: "buy", date: "2026-03-02", qty: "10", price: "100", ticker: "EURO" } });
+    await settled(finance);
+    // No EUR rate: the resync this price queues fails on it, and the export must still come out.
+    await call("securityPrices.record", { security_price: { ticker: "EURO", date: "2026-03-05", price: "90", currency: "EUR" } });
+    await settled(finance);
+    const exported = await exportOf(actor.familyId);
+    const holdings = records(exported.files["all.ndjson"]!)
+      .filter((record) => record.type === "Holding")
+      .map((record) => record.data);
+    expect(holdings.length).toBeGreaterThan(200);
+    expect(holdings.find((data) => data.date === "2026-03-06")).toMatchObject({ price: "100.0", amount: "1000.0" });
+  });
+});
+
 describe("writeFamilyExport: formula-injection guard on the CSVs' text cells", () => {
   let archive: Awaited<ReturnType<typeof exportOf>>;
 

@@ -1,6 +1,8 @@
 import { minorUnitDigits } from "@hearth/contracts";
 import { dayNumberToIso, isoToDayNumber } from "../balances/calendar-days";
 import { PRICE_SCALE, QTY_SCALE, plainScaled, toScaled } from "../holdings/fixed-point";
+import { MissingExchangeRate } from "../exchange-rates/rate-book";
+import type { PriceSeries } from "../holdings/holding-calculator";
 import { positionDays, type PricedDay, type SpanDay } from "../holdings/holding-days";
 import { createPriceConverter, loadPriceSeries, type PriceConverter } from "../holdings/holding-prices";
 import { todayIso } from "../ledger/dates";
@@ -50,6 +52,16 @@ interface ExportedSpan {
   trade_price_day: number;
 }
 
+/** What the export's converter answers for a price it has no rate for: never a price (prices are positive). */
+const UNCONVERTED = -1n;
+
+/** The series without the prices left unconverted. */
+function convertedOnly(series: PriceSeries | undefined): PriceSeries | undefined {
+  if (!series) return series;
+  const kept = Array.from({ length: series.prices.length }, (_, i) => i).filter((i) => series.prices[i] !== UNCONVERTED);
+  return kept.length === series.prices.length ? series : { days: kept.map((i) => series.days[i]!), prices: kept.map((i) => series.prices[i]!) };
+}
+
 /** Holding records per 1,000 lines. */
 const HOLDING_LINES_PER_CHUNK = 1000;
 
@@ -95,6 +107,13 @@ export const holdingRecords: RecordSection = {
         converters.set(position.currency, convert);
       }
       // Prices before the first trade day never win over its trade's price: the series starts there.
+      // A price no stored rate converts is left out (the day keeps the last price that converts, or
+      // the trade's): the sync fails on it and says so, but the family's data still comes out.
+      const lenient: PriceConverter = (price, currency, date) =>
+        convert(price, currency, date).catch((err: unknown) => {
+          if (err instanceof MissingExchangeRate) return UNCONVERTED;
+          throw err;
+        });
       const prices = await read(scope, () =>
         loadPriceSeries(
           scope.db,
@@ -102,7 +121,7 @@ export const holdingRecords: RecordSection = {
           [position.security_id],
           dayNumberToIso(spans[0]!.start_day),
           dayNumberToIso(today),
-          convert,
+          lenient,
         ),
       );
       const spanDays = spans.map((span) => ({
@@ -118,7 +137,7 @@ export const holdingRecords: RecordSection = {
       let lines: string[] = [];
       for (const day of positionDays<SpanDay>(
         spanDays,
-        prices.get(position.security_id),
+        convertedOnly(prices.get(position.security_id)),
         spans.map((span) => span.start_day),
         ends,
       )) {
