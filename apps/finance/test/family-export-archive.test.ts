@@ -12,7 +12,7 @@ import { csvText } from "../src/family-exports/csv-cell";
 import { writeFamilyExport, type FamilyExportOptions } from "../src/family-exports/export-archive";
 import { csvTextSql } from "../src/family-exports/sql-format";
 import { Prisma } from "../src/generated/prisma/client";
-import { contextOf, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
+import { allHoldings, contextOf, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 const DIR = "/tmp/export-writer/archives";
 const SURE_FILES = [
@@ -390,12 +390,7 @@ describe("writeFamilyExport: Sure's export version 2", () => {
     const holding = ofType("Holding").find((data) => data.date === "2026-03-02")!;
     expect(holding).toMatchObject({ account_id: mine.brokerage.id, ticker: "AAPL", qty: "10.0", kind: "standard", currency: "USD", cost_basis: "100.0" });
     // Every exported holding is the one the API lists: same id, day and figures (both price spans' days the same way).
-    const listed = [];
-    for (let page = 1; ; page++) {
-      const { holdings } = await mine.call("holdings.list", { account_id: mine.brokerage.id, page, per_page: 100 });
-      listed.push(...holdings);
-      if (holdings.length < 100) break;
-    }
+    const { rows: listed } = await allHoldings(mine.call, { account_id: mine.brokerage.id });
     expect(ofType("Holding").length).toBe(listed.length);
     const exported = new Map(ofType("Holding").map((data) => [data.id, data]));
     for (const row of listed) {

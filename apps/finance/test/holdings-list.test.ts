@@ -2,8 +2,9 @@
 // slice of the whole ordered list of span days it should be (the page is located from the spans'
 // ends, not by generating every day), and what a read prices stays a 4xx when it cannot be valued.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Holding } from "@hearth/contracts";
 import { randomSource } from "@hearth/demo-seed";
-import { expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
+import { allHoldings, expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 beforeAll(async () => {
@@ -12,14 +13,6 @@ beforeAll(async () => {
 afterAll(async () => finance?.stop());
 
 type Call = ReturnType<typeof financeAs>;
-interface Listed {
-  id: string;
-  date: string;
-  account: { id: string };
-  security: { id: string };
-  amount_cents: number;
-  updated_at: string;
-}
 
 const today = () => new Date().toISOString().slice(0, 10);
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -38,16 +31,7 @@ async function expectedDays(familyId: string, keep: (row: { date: string; accoun
   return rows.sort((a, b) => a.date.localeCompare(b.date) || a.securityId.localeCompare(b.securityId) || a.accountId.localeCompare(b.accountId));
 }
 
-async function allPages(call: Call, query: Record<string, unknown>, perPage: number): Promise<{ rows: Listed[]; total: number }> {
-  const rows: Listed[] = [];
-  for (let page = 1; ; page++) {
-    const listed = await call("holdings.list", { ...query, page, per_page: perPage });
-    rows.push(...listed.holdings);
-    if (listed.holdings.length < perPage) return { rows, total: listed.pagination.total_count };
-  }
-}
-
-const keyOf = (row: Listed) => ({ date: row.date, accountId: row.account.id, securityId: row.security.id });
+const keyOf = (row: Holding) => ({ date: row.date, accountId: row.account.id, securityId: row.security.id });
 
 describe("the holdings list", () => {
   let call: Call;
@@ -92,7 +76,7 @@ describe("the holdings list", () => {
     const expected = await expectedDays(familyId);
     expect(expected.length).toBeGreaterThan(500);
     for (const perPage of [7, 100]) {
-      const { rows, total } = await allPages(call, {}, perPage);
+      const { rows, total } = await allHoldings(call, {}, perPage);
       expect(total).toBe(expected.length);
       expect(rows.map(keyOf)).toEqual(expected);
       expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
@@ -124,7 +108,7 @@ describe("the holdings list", () => {
     for (const [query, keep] of cases) {
       const expected = await expectedDays(familyId, keep);
       for (const perPage of [3, 100]) {
-        const { rows, total } = await allPages(call, query, perPage);
+        const { rows, total } = await allHoldings(call, query, perPage);
         expect(total, JSON.stringify(query)).toBe(expected.length);
         expect(rows.map(keyOf), JSON.stringify(query)).toEqual(expected);
       }
@@ -134,12 +118,12 @@ describe("the holdings list", () => {
   it("a new price moves the updated_at of the days it values", async () => {
     const security = securities.get("AAA")!;
     const date = "2026-09-15";
-    const before = (await call("holdings.list", { security_id: security, date })).holdings as Listed[];
+    const before = (await call("holdings.list", { security_id: security, date })).holdings as Holding[];
     expect(before.length).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await call("securityPrices.record", { security_price: { ticker: "AAA", date, price: "77.5" } });
     await settled(finance);
-    const after = (await call("holdings.list", { security_id: security, date })).holdings as Listed[];
+    const after = (await call("holdings.list", { security_id: security, date })).holdings as Holding[];
     for (let i = 0; i < after.length; i++) expect(Date.parse(after[i]!.updated_at)).toBeGreaterThan(Date.parse(before[i]!.updated_at));
   });
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomSource } from "@hearth/demo-seed";
 import { materializeBalances } from "../src/balances/balance-materializer";
-import { financeAs, newActor, settled, startFinance, storedBalances, type RunningFinance } from "./support";
+import { allHoldings, financeAs, newActor, settled, startFinance, storedBalances, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 beforeAll(async () => {
@@ -24,14 +24,7 @@ async function storedSpans(accountId: string) {
 }
 
 /** Every holding of the account through the API's list, oldest first. */
-async function listedHoldings(call: ReturnType<typeof financeAs>, accountId: string): Promise<{ id: string; date: string; amount_cents: number }[]> {
-  const rows = [];
-  for (let page = 1; ; page++) {
-    const listed = await call("holdings.list", { account_id: accountId, page, per_page: 100 });
-    rows.push(...listed.holdings);
-    if (listed.holdings.length < 100) return rows;
-  }
-}
+const listedHoldings = async (call: ReturnType<typeof financeAs>, accountId: string) => (await allHoldings(call, { account_id: accountId })).rows;
 
 describe("investment account syncs", () => {
   it("windows after each write store what a full recomputation stores (balances and holdings)", async () => {

@@ -1,4 +1,13 @@
-import { ImportConfigParamsSchema, ImportResponseSchema, routes, type Actor, type ImportDetail, type RouteDef } from "@hearth/contracts";
+import {
+  HoldingCollectionSchema,
+  ImportConfigParamsSchema,
+  ImportResponseSchema,
+  routes,
+  type Actor,
+  type Holding as HoldingRow,
+  type ImportDetail,
+  type RouteDef,
+} from "@hearth/contracts";
 import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb } from "../src/db";
@@ -67,6 +76,20 @@ export async function eventually<T>(check: () => Promise<T>, { timeoutMs = 20_00
 }
 
 /** The account's stored balance rows without their ids and timestamps (what a recompute must reproduce). */
+/** Every holding `holdings.list` answers for `query`, page after page of `perPage`, and the total it reported. */
+export async function allHoldings(
+  call: ReturnType<typeof financeAs>,
+  query: Record<string, unknown>,
+  perPage = 100,
+): Promise<{ rows: HoldingRow[]; total: number }> {
+  const rows: HoldingRow[] = [];
+  for (let page = 1; ; page++) {
+    const listed = HoldingCollectionSchema.parse(await call("holdings.list", { ...query, page, per_page: perPage }));
+    rows.push(...listed.holdings);
+    if (listed.holdings.length < perPage) return { rows, total: listed.pagination.total_count };
+  }
+}
+
 export async function storedBalances(finance: RunningFinance, accountId: string) {
   const rows = await finance.db.balance.findMany({ where: { accountId }, orderBy: [{ date: "asc" }, { currency: "asc" }] });
   return rows.map(({ id: _id, createdAt: _c, updatedAt: _u, ...row }) => row);

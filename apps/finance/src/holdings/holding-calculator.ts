@@ -105,6 +105,13 @@ function dayOf(iso: string, what: string): number {
   return day;
 }
 
+/** Trades in the order they apply: by day, same-day ones in array order; each with its day number. Throws on a date that is not one. */
+export function orderedTrades(trades: readonly PositionTrade[]): { trade: PositionTrade; day: number }[] {
+  const ordered = trades.map((trade, index) => ({ trade, index, day: dayOf(trade.date, `trades[${index}].date`) }));
+  ordered.sort((a, b) => a.day - b.day || a.index - b.index);
+  return ordered;
+}
+
 /** The weighted average unit price (10^-4) of buys totalling `boughtQty` (10^-8) for `boughtCost` (10^-12); null before any buy. */
 export function avgCostOf(boughtQty: bigint, boughtCost: bigint): bigint | null {
   if (boughtQty <= 0n) return null;
@@ -175,9 +182,7 @@ export function calculateHoldings(input: HoldingsInput): HoldingsResult {
   }
   // Trades before the window build the starting positions; the rest are grouped by day.
   const tradesByDay = new Map<number, PositionTrade[]>();
-  const ordered = input.trades.map((trade, index) => ({ trade, index, day: dayOf(trade.date, `trades[${index}].date`) }));
-  ordered.sort((a, b) => a.day - b.day || a.index - b.index);
-  for (const { trade, day } of ordered) {
+  for (const { trade, day } of orderedTrades(input.trades)) {
     if (day > toDay) break;
     if (day < fromDay) applyTrade(positionOf(trade.securityId), trade, day);
     else {

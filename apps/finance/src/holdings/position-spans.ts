@@ -2,8 +2,7 @@
 // only on the days its security trades, so one span per security and trade day says all the
 // calculator's daily rows say but the price, which reads work out per day (holding-days.ts).
 // Pure: the same trades give the same spans, whatever the window a sync starts from.
-import { tryIsoToDayNumber } from "../balances/calendar-days";
-import { avgCostOf, type PositionStart, type PositionTrade } from "./holding-calculator";
+import { avgCostOf, orderedTrades, type PositionStart, type PositionTrade } from "./holding-calculator";
 
 export interface PositionSpan {
   securityId: string;
@@ -32,19 +31,12 @@ interface Running {
  * trade given), the spans of those trades only: what a sync from a day on rewrites.
  */
 export function positionSpans(trades: readonly PositionTrade[], positionsBefore?: ReadonlyMap<string, PositionStart>): PositionSpan[] {
-  const ordered = trades.map((trade, index) => {
-    const day = tryIsoToDayNumber(trade.date);
-    if (Number.isNaN(day)) throw new Error(`trades[${index}].date must be an ISO date YYYY-MM-DD, got ${JSON.stringify(trade.date)}`);
-    return { trade, index, day };
-  });
-  ordered.sort((a, b) => a.day - b.day || a.index - b.index);
-
   const running = new Map<string, Running>();
   for (const [securityId, start] of positionsBefore ?? []) {
     running.set(securityId, { qty: start.qty, boughtQty: start.boughtQty, boughtCost: start.boughtCost, open: null });
   }
   const spans: PositionSpan[] = [];
-  for (const { trade, day } of ordered) {
+  for (const { trade, day } of orderedTrades(trades)) {
     let state = running.get(trade.securityId);
     if (!state) {
       state = { qty: 0n, boughtQty: 0n, boughtCost: 0n, open: null };
