@@ -13,7 +13,7 @@ import { randomSource } from "@hearth/demo-seed";
 import { runRecurringScan } from "@hearth/finance/recurring";
 import { completionTurn, startChatCompletionsServer, type CompletionRequestBody, type RecordedCompletionRequest } from "@hearth/test-kit";
 import { answerClient, type TimedAnswer } from "./answer-stream";
-import { startLargeFamily } from "./large-family";
+import { SEEDED_STATE, startLargeFamily } from "./large-family";
 import { recordFinanceCalls, waitedMs, type FinanceCallSpan } from "./finance-spans";
 import { saveSection, type BenchFigure } from "./report";
 import { percentile, sequentialGets } from "./sequential-gets";
@@ -314,7 +314,7 @@ try {
   await saveSection({
     id: "assistant",
     title: "Assistant: built-in answers and tool-call round trips on the large family",
-    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed), the whole system in this process, through the gateway with the admin's bearer token. Built-in: ${samples.length} questions one after another (after one warm-up question of each kind), ${KINDS.length} kinds in rounds of shuffled order, ${CHATS} chats; each timed from sending the POST to the \`done\` event of GET .../messages/:id/stream opened right after the 201 (pushed by the chat service, no polling interval), and to the answer's row stored complete (its updated_at: the services run in this process, on the same clock); the done event trails the stored answer by about 8 s when the stream misses the chat service's wake-up. Baseline: the time each answer waited on finance, from the service kit's own tRPC client spans of the chat service's finance calls (recorded in memory by this process; overlapping calls counted once). Round trips: the local chat-completions test server answering at once, the same question with 0, 1 or 3 rounds of one get_accounts call, interleaved, ${ROUND_TRIPS} repetitions after 3 warm-up ones, timed to the answer stored complete.`,
+    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed), the whole system in this process, through the gateway with the admin's bearer token. Built-in: ${samples.length} questions one after another (after one warm-up question of each kind), ${KINDS.length} kinds in rounds of shuffled order, ${CHATS} chats; each timed from sending the POST to the \`done\` event of GET .../messages/:id/stream opened right after the 201 (pushed by the chat service, no polling interval), and to the answer's row stored complete (its updated_at: the services run in this process, on the same clock); the done event trails the stored answer by about 8 s when the stream misses the chat service's wake-up. Baseline: the time each answer waited on finance, from the service kit's own tRPC client spans of the chat service's finance calls (recorded in memory by this process; overlapping calls counted once). Round trips: the local chat-completions test server answering at once, the same question with 0, 1 or 3 rounds of one get_accounts call, interleaved, ${ROUND_TRIPS} repetitions after 3 warm-up ones, timed to the answer stored complete. ${SEEDED_STATE}`,
     figures,
   });
   if (figures.some((figure) => figure.goal && !figure.goal.met)) process.exitCode = 1;

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { APP_NODE_FLAGS } from "@hearth/dev-tools/app-node-flags";
-import { startLargeFamily } from "./large-family";
+import { SEEDED_STATE, startLargeFamily } from "./large-family";
 import { saveSection, type BenchFigure } from "./report";
 
 const IMPORT_ROWS = 10_000;
@@ -224,7 +224,7 @@ try {
   await saveSection({
     id: "data-in-out",
     title: "Data in and out: CSV import, NDJSON import session, family export, family reset on the large family",
-    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed), the whole system in this process, through the gateway with a bearer token. Each figure is timed from the request to the state the API reports (import or session complete, export completed, reset status complete), once the work the step before left behind (account syncs, the recurring scan) is done.`,
+    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed), the whole system in this process, through the gateway with a bearer token. Each figure is timed from the request to the state the API reports (import or session complete, export completed, reset status complete), once the work the step before left behind (account syncs, the recurring scan) is done. ${SEEDED_STATE}`,
     figures,
   });
   if (figures.some((figure) => figure.goal && !figure.goal.met)) process.exitCode = 1;

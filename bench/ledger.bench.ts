@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { materializeBalances } from "@hearth/finance/balances";
 import { emptyLedger, randomSource, transactionEntry, valuationEntry, writeLedger } from "@hearth/demo-seed";
-import { startLargeFamily } from "./large-family";
+import { SEEDED_STATE, startLargeFamily } from "./large-family";
 import { saveSection, type BenchFigure } from "./report";
 import { percentile, sequentialGets } from "./sequential-gets";
 
@@ -184,7 +184,7 @@ try {
   await saveSection({
     id: "ledger",
     title: "Ledger: transaction lists, balance recomputation, balance sheet",
-    method: `Sequential GETs through the gateway (${REQUESTS} per figure after 20 warm-up) on a family of ${transactions.toLocaleString("en")} transactions, against GET /family_settings (a by-id read) in the same run; recomputation timed in process.`,
+    method: `Sequential GETs through the gateway (${REQUESTS} per figure after 20 warm-up) on a family of ${transactions.toLocaleString("en")} transactions, against GET /family_settings (a by-id read) in the same run; recomputation timed in process. ${SEEDED_STATE}`,
     figures,
   });
   console.log(

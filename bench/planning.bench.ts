@@ -6,7 +6,7 @@
 // BENCH_LEDGER_PURCHASES (default 1,000,000) sizes the family; BENCH_REQUESTS the samples.
 import { performance } from "node:perf_hooks";
 import { runRecurringScan } from "@hearth/finance/recurring";
-import { startLargeFamily } from "./large-family";
+import { SEEDED_STATE, startLargeFamily } from "./large-family";
 import { saveSection, type BenchFigure } from "./report";
 import { percentile, sequentialGets } from "./sequential-gets";
 
@@ -75,44 +75,55 @@ try {
     SELECT amount_cents AS cents FROM entries
      WHERE family_id = ${family.familyId}::uuid AND kind = 'transaction' AND merchant_id IN (${first!.id}::uuid, ${second!.id}::uuid) AND amount_cents > 0
      ORDER BY amount_cents OFFSET ${target - 1} LIMIT 1`;
-  const category = await call("POST", "/api/v1/categories", { category: { name: "Bench rule category" } });
-  const tag = await call("POST", "/api/v1/tags", { tag: { name: "bench-rule" } });
-  const rule = await call("POST", "/api/v1/rules", {
-    rule: {
-      name: "Bench: two merchants' smaller purchases",
-      active: false,
-      conditions: [
-        {
-          condition_type: "compound",
-          operator: "or",
-          sub_conditions: [
-            { condition_type: "transaction_merchant", operator: "=", value: first!.id },
-            { condition_type: "transaction_merchant", operator: "=", value: second!.id },
-          ],
-        },
-        { condition_type: "transaction_amount", operator: "<", value: (Number(threshold!.cents) / 100).toFixed(2) },
-      ],
-      actions: [
-        { action_type: "set_transaction_category", value: category.id },
-        { action_type: "set_transaction_tags", value: tag.id },
-      ],
-    },
-  });
-  const preview = await call("POST", `/api/v1/rules/${rule.data.id}/preview`, {});
-  started = performance.now();
-  const applied = await call("POST", `/api/v1/rules/${rule.data.id}/apply`, {});
-  let run = applied.data;
-  while (run.status === "pending") {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    run = (await call("GET", `/api/v1/rule_runs/${run.id}`)).data;
+  // Three rules over the same matches, one after another, each with a category and a tag of its
+  // own: every run recategorises and tags them all again (the first from none), so each moves as
+  // many rows. The figure is their median: one run's time varies with what the disk is doing.
+  const ruleTimes: number[] = [];
+  let matched = 0;
+  for (let round = 1; round <= 3; round++) {
+    const category = await call("POST", "/api/v1/categories", { category: { name: `Bench rule category ${round}` } });
+    const tag = await call("POST", "/api/v1/tags", { tag: { name: `bench-rule-${round}` } });
+    const rule = await call("POST", "/api/v1/rules", {
+      rule: {
+        name: `Bench ${round}: two merchants' smaller purchases`,
+        active: false,
+        conditions: [
+          {
+            condition_type: "compound",
+            operator: "or",
+            sub_conditions: [
+              { condition_type: "transaction_merchant", operator: "=", value: first!.id },
+              { condition_type: "transaction_merchant", operator: "=", value: second!.id },
+            ],
+          },
+          { condition_type: "transaction_amount", operator: "<", value: (Number(threshold!.cents) / 100).toFixed(2) },
+        ],
+        actions: [
+          { action_type: "set_transaction_category", value: category.id },
+          { action_type: "set_transaction_tags", value: tag.id },
+        ],
+      },
+    });
+    const preview = await call("POST", `/api/v1/rules/${rule.data.id}/preview`, {});
+    started = performance.now();
+    const applied = await call("POST", `/api/v1/rules/${rule.data.id}/apply`, {});
+    let run = applied.data;
+    while (run.status === "pending") {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      run = (await call("GET", `/api/v1/rule_runs/${run.id}`)).data;
+    }
+    ruleTimes.push(performance.now() - started);
+    if (run.status !== "success") throw new Error(`rule run ended ${run.status}: ${run.error_message}`);
+    if (run.transactions_modified !== preview.data.transactions_to_change)
+      throw new Error(`rule run modified ${run.transactions_modified}, preview said ${preview.data.transactions_to_change}`);
+    matched = run.transactions_queued;
+    console.log(
+      `rule run ${round}: ${run.transactions_queued.toLocaleString("en")} matched (preview said ${preview.data.transactions_matched.toLocaleString("en")}), ${run.transactions_modified.toLocaleString("en")} modified in ${fmt(ruleTimes.at(-1)!)} ms (target < 10000 ms)`,
+    );
   }
-  const ruleMs = performance.now() - started;
-  if (run.status !== "success") throw new Error(`rule run ended ${run.status}: ${run.error_message}`);
-  console.log(
-    `rule run: ${run.transactions_queued.toLocaleString("en")} matched (preview said ${preview.data.transactions_matched.toLocaleString("en")}), ${run.transactions_modified.toLocaleString("en")} modified in ${fmt(ruleMs)} ms (target < 10000 ms)`,
-  );
+  const ruleMs = [...ruleTimes].sort((a, b) => a - b)[1]!;
   figures.push({
-    name: `rule run matching ${run.transactions_queued.toLocaleString("en")} transactions (category and tag set), apply to done`,
+    name: `rule run matching ${matched.toLocaleString("en")} transactions (category and tag set), apply to done (median of 3 runs; slowest ${fmt(Math.max(...ruleTimes)).trim()} ms)`,
     value: ruleMs,
     unit: "ms",
     goal: { text: "< 10000 ms", met: ruleMs < 10_000 },
@@ -139,7 +150,7 @@ try {
   await saveSection({
     id: "planning",
     title: "Planning: budgets, rule runs and recurring detection on the large family",
-    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed). GETs sequential through the gateway with a bearer token (${REQUESTS} after 20 warm-up, cycling through the ${PERIODS} budgets), against GET /family_settings in the same run.`,
+    method: `A family of ${transactions.toLocaleString("en")} transactions over two years (the demo seed). GETs sequential through the gateway with a bearer token (${REQUESTS} after 20 warm-up, cycling through the ${PERIODS} budgets), against GET /family_settings in the same run. ${SEEDED_STATE}`,
     figures,
   });
   if (figures.some((figure) => figure.goal && !figure.goal.met)) process.exitCode = 1;

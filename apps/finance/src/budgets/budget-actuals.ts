@@ -19,7 +19,7 @@ export interface PeriodActuals {
  * payments, always spending; other currencies converted at the family's rates.
  */
 export async function periodActuals(db: FinanceDb, familyId: string, period: { start: string; end: string }, currency: string): Promise<PeriodActuals> {
-  const rows = await groupedFlows(db, familyId, period, currency, { key: Prisma.sql`e.category_id::text` });
+  const rows = await groupedFlows(db, familyId, period, currency, { key: Prisma.sql`e.category_id` });
   const byCategory = new Map<string | null, CategoryFlows>();
   for (const row of rows) {
     if (row.total === null) continue;

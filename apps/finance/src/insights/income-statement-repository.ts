@@ -5,9 +5,9 @@ import { groupedFlows, type FlowGrouping, type FlowRow, type Period } from "./in
 
 /** Each grouping's key; a tag grouping counts an entry once per tag (and once, under null, when it has none). */
 const GROUP_KEYS: Record<IncomeStatementGroupBy, FlowGrouping> = {
-  category: { key: Prisma.sql`e.category_id::text` },
-  merchant: { key: Prisma.sql`e.merchant_id::text` },
-  tag: { key: Prisma.sql`et.tag_id::text`, join: Prisma.sql`LEFT JOIN entry_tags et ON et.entry_id = e.id` },
+  category: { key: Prisma.sql`e.category_id` },
+  merchant: { key: Prisma.sql`e.merchant_id` },
+  tag: { key: Prisma.sql`et.tag_id`, join: Prisma.sql`LEFT JOIN entry_tags et ON et.entry_id = e.id` },
 };
 
 type Filters = Pick<GetIncomeStatementArgs, "category_id" | "merchant_id" | "tag_id">;
@@ -34,7 +34,7 @@ export function createIncomeStatementRepository(db: FinanceDb) {
       const grouping = { ...GROUP_KEYS[groupBy], ...(where ? { where } : {}) };
       const [grouped, totals] = await Promise.all([
         groupedFlows(db, familyId, period, currency, grouping),
-        groupBy === "tag" ? groupedFlows(db, familyId, period, currency, { key: Prisma.sql`NULL::text`, ...(where ? { where } : {}) }) : null,
+        groupBy === "tag" ? groupedFlows(db, familyId, period, currency, { key: Prisma.sql`NULL::uuid`, ...(where ? { where } : {}) }) : null,
       ]);
       return { grouped, totals } satisfies { grouped: FlowRow[]; totals: FlowRow[] | null };
     },

@@ -69,21 +69,27 @@ function referenceColumn(column: "category_id" | "merchant_id", table: "categori
 }
 
 /** Sure's SetTransactionTags adds the tag (existing tags stay, none twice). */
+/** The entries the tag may go on: transactions whose tags no person locked, when the tag is the family's. */
+function taggable(id: string, scope: ActionScope): Prisma.Sql {
+  return Prisma.sql`(e.kind = 'transaction' AND ${unlocked("tag_ids", scope)}
+      AND EXISTS (SELECT 1 FROM tags t WHERE t.id = ${id}::uuid AND t.family_id = ${scope.familyId}::uuid))`;
+}
+
 const setTags: ActionExecutor = {
   kind: "transaction",
   changes(value, scope) {
     const id = idOf(value);
     if (id === null) return Prisma.sql`FALSE`;
-    return Prisma.sql`(e.kind = 'transaction' AND ${unlocked("tag_ids", scope)}
-      AND EXISTS (SELECT 1 FROM tags t WHERE t.id = ${id}::uuid AND t.family_id = ${scope.familyId}::uuid)
-      AND NOT EXISTS (SELECT 1 FROM entry_tags et WHERE et.entry_id = e.id AND et.tag_id = ${id}::uuid))`;
+    return Prisma.sql`(${taggable(id, scope)} AND NOT EXISTS (SELECT 1 FROM entry_tags et WHERE et.entry_id = e.id AND et.tag_id = ${id}::uuid))`;
   },
   async execute(tx, value, scope) {
     const id = idOf(value);
     if (id === null) return 0;
+    // An entry that has the tag already is skipped by the primary key's ON CONFLICT alone: probing
+    // for it first as well (the anti-join `changes` counts with) cost a tenth of the insert.
     return tx.$executeRaw`
       INSERT INTO entry_tags (entry_id, tag_id)
-      SELECT e.id, ${id}::uuid FROM entries e WHERE ${scope.match} AND ${setTags.changes(value, scope)}
+      SELECT e.id, ${id}::uuid FROM entries e WHERE ${scope.match} AND ${taggable(id, scope)}
       ON CONFLICT DO NOTHING`;
   },
 };
