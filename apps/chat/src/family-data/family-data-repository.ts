@@ -11,7 +11,7 @@ export function createFamilyDataRepository(db: ChatDb) {
     deleteChats: (familyId: string, limit: number, timeouts: BatchTimeouts): Promise<number> =>
       db.$transaction(async (tx) => {
         await limitBatch(tx, timeouts);
-        return tx.$executeRaw`DELETE FROM chats WHERE id IN (SELECT id FROM chats WHERE family_id = ${familyId}::uuid LIMIT ${limit})`;
+        return tx.$executeRaw`DELETE FROM chats WHERE id = ANY(ARRAY(SELECT id FROM chats WHERE family_id = ${familyId}::uuid LIMIT ${limit}))`;
       }, batchTransactionOptions(timeouts)),
 
     async counts(familyId: string): Promise<Record<string, number>> {
