@@ -5,14 +5,13 @@ import { createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { parse } from "csv-parse/sync";
-import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@hearth/contracts";
 import { csvText } from "../src/family-exports/csv-cell";
 import { writeFamilyExport, type FamilyExportOptions } from "../src/family-exports/export-archive";
 import { csvTextSql } from "../src/family-exports/sql-format";
 import { Prisma } from "../src/generated/prisma/client";
-import { allHoldings, contextOf, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
+import { allHoldings, contextOf, financeAs, newActor, readZip, settled, startFinance, type RunningFinance } from "./support";
 
 const DIR = "/tmp/export-writer/archives";
 const SURE_FILES = [
@@ -63,32 +62,6 @@ async function exportOf(familyId: string, opts: FamilyExportOptions = {}) {
   const path = `${DIR}/${randomUUID()}.zip`;
   const result = await writeFamilyExport(finance.db, familyId, createWriteStream(path), opts);
   return { result, ...(await readZip(path)) };
-}
-
-function readZip(path: string): Promise<{ names: string[]; files: Record<string, string> }> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      const names: string[] = [];
-      const files: Record<string, string> = {};
-      zip.on("error", reject);
-      zip.on("end", () => resolve({ names, files }));
-      zip.on("entry", (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError) return reject(streamError);
-          const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("error", reject);
-          stream.on("end", () => {
-            files[entry.fileName] = Buffer.concat(chunks).toString("utf8");
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
 }
 
 const csvRows = (text: string): string[][] => parse(text, { relax_column_count: false });

@@ -3,12 +3,11 @@
 // worker's one transaction, imports.get, imports.revert. Each case names the test of Sure's
 // test/models/family/data_importer_test.rb it mirrors.
 import { Writable } from "node:stream";
-import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportResponseSchema, type Actor, type ImportDetail } from "@hearth/contracts";
 import { writeFamilyExport } from "../src/family-exports/export-archive";
 import { addDays, todayIso, yearsBefore } from "../src/ledger/dates";
-import { eventually, expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
+import { eventually, expectAppError, financeAs, newActor, readZip, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 
@@ -58,24 +57,9 @@ async function exportedNdjson(familyId: string): Promise<string> {
     },
   });
   await writeFamilyExport(finance.db, familyId, sink);
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(Buffer.concat(chunks), { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      zip.on("error", reject);
-      zip.on("end", () => reject(new Error("no all.ndjson in the export")));
-      zip.on("entry", (entry: yauzl.Entry) => {
-        if (entry.fileName !== "all.ndjson") return zip.readEntry();
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError) return reject(streamError);
-          const parts: Buffer[] = [];
-          stream.on("data", (part: Buffer) => parts.push(part));
-          stream.on("error", reject);
-          stream.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-        });
-      });
-      zip.readEntry();
-    });
-  });
+  const ndjson = (await readZip(Buffer.concat(chunks))).files["all.ndjson"];
+  if (ndjson === undefined) throw new Error("no all.ndjson in the export");
+  return ndjson;
 }
 
 type SureRecord = { type: string; version?: number; data: Record<string, unknown> };

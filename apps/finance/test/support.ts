@@ -12,6 +12,7 @@ import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnder
 import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb } from "../src/db";
 import { createImportRepository } from "../src/imports/import-repository";
+import yauzl from "yauzl";
 
 export { contextOf, expectAppError, newActor } from "@hearth/test-kit";
 
@@ -118,4 +119,33 @@ export async function queuedEmptyImport(finance: RunningFinance, familyId: strin
   });
   if (!(await imports.requestPublish(familyId, created.id))) throw new Error(`import ${created.id} could not be queued`);
   return created.id;
+}
+
+/** Every file of a ZIP (a path or the bytes), in archive order: names, and texts by name. */
+export function readZip(zip: string | Buffer): Promise<{ names: string[]; files: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const opened = (error: Error | null, archive: yauzl.ZipFile) => {
+      if (error) return reject(error);
+      const names: string[] = [];
+      const files: Record<string, string> = {};
+      archive.on("error", reject);
+      archive.on("end", () => resolve({ names, files }));
+      archive.on("entry", (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        archive.openReadStream(entry, (streamError, stream) => {
+          if (streamError) return reject(streamError);
+          const parts: Buffer[] = [];
+          stream.on("data", (part: Buffer) => parts.push(part));
+          stream.on("error", reject);
+          stream.on("end", () => {
+            files[entry.fileName] = Buffer.concat(parts).toString("utf8");
+            archive.readEntry();
+          });
+        });
+      });
+      archive.readEntry();
+    };
+    if (typeof zip === "string") yauzl.open(zip, { lazyEntries: true }, opened);
+    else yauzl.fromBuffer(zip, { lazyEntries: true }, opened);
+  });
 }

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { pgPoolOf } from "@hearth/service-kit";
-import type { FinanceDb } from "../db";
+import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { accountsCsv } from "./accounts-csv";
 import { categoriesCsv } from "./categories-csv";
@@ -22,6 +22,8 @@ export interface FamilyExportOptions {
   onRead?: (part: string) => void;
   /** Longest the export's snapshot may stay open (default one hour); past it the export fails. */
   timeoutMs?: number;
+  /** Run first in the export's transaction, before anything is read (the worker takes its build lock there); throwing stops the export. */
+  beforeReading?: (tx: FinanceTx) => Promise<void>;
 }
 
 export interface FamilyExportResult {
@@ -76,6 +78,7 @@ export async function writeFamilyExport(
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SET TRANSACTION READ ONLY`;
+      await opts.beforeReading?.(tx);
       // It waits idle through the COPYs (the rules are read last): no server-wide idle timeout may end it.
       await tx.$executeRaw`SET LOCAL idle_in_transaction_session_timeout = 0`;
       const [exported] = await tx.$queryRaw<{ snapshot: string }[]>`SELECT pg_export_snapshot() AS snapshot`;

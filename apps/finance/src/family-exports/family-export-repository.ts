@@ -1,8 +1,20 @@
 import type { FinanceDb } from "../db";
-import type { FamilyExport, Prisma } from "../generated/prisma/client";
+import { Prisma, type FamilyExport } from "../generated/prisma/client";
 
 /** Sure's FamilyExport::STUCK_AFTER: an export pending or processing this long failed with its worker. */
 export const EXPORT_STUCK_AFTER_MS = 2 * 60 * 60 * 1000;
+
+/** How long after its claim a build whose lock nobody holds counts as a dead worker's (the worker takes the lock within seconds). */
+export const DEAD_BUILDER_TAKEOVER_MS = 30_000;
+
+/** The advisory lock a build holds for its whole snapshot transaction: the sign its worker is alive. */
+const buildLockSql = (exportId: Prisma.Sql): Prisma.Sql => Prisma.sql`hashtextextended('hearth.finance.export-build:' || ${exportId}::text, 0)`;
+
+/** Takes the export's build lock in the build's transaction: false when another live worker holds it. */
+export async function takeBuildLock(tx: Prisma.TransactionClient, exportId: string): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${buildLockSql(Prisma.sql`${exportId}::uuid`)}) AS taken`;
+  return row?.taken === true;
+}
 
 export interface ClaimedExport {
   id: string;
@@ -57,22 +69,37 @@ export function createFamilyExportRepository(db: FinanceDb) {
     },
 
     /**
-     * The oldest export waiting (or whose worker's lease lapsed: it died), held for `leaseMs`; its
-     * old slices are dropped, it is built again. A family has at most one waiting (create), so one
-     * family's requests never queue ahead of others' more than one build.
+     * The oldest export waiting (or whose worker's lease lapsed, or whose worker is gone), held
+     * for `leaseMs`; its old slices are dropped, it is built again. A family has at most one
+     * waiting (create), so one family's requests never queue ahead of others' more than one build.
+     *
+     * A building worker holds the export's advisory lock (takeBuildLock) for as long as its
+     * snapshot transaction lives; PostgreSQL drops it when the worker's connection dies. A build
+     * claimed more than `takeoverAfterMs` ago whose lock nobody holds is a dead worker's: taken
+     * over at once, not after the rest of its lease.
      */
-    async claim(leaseMs: number): Promise<ClaimedExport | null> {
+    async claim(leaseMs: number, takeoverAfterMs: number = DEAD_BUILDER_TAKEOVER_MS): Promise<ClaimedExport | null> {
       const [row] = await db.$queryRaw<{ id: string; family_id: string; lease_expires_at: Date }[]>`
-        UPDATE family_exports SET status = 'processing', lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+        UPDATE family_exports SET status = 'processing', lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', claimed_at = now(), updated_at = now()
          WHERE id = (
-           SELECT id FROM family_exports
-            WHERE (status = 'pending' OR (status = 'processing' AND lease_expires_at < now()))
-              AND created_at >= now() - ${EXPORT_STUCK_AFTER_MS} * interval '1 millisecond'
-            ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+           SELECT x.id FROM family_exports x
+            WHERE (x.status = 'pending'
+                   OR (x.status = 'processing'
+                       AND (x.lease_expires_at < now()
+                            OR (x.claimed_at < now() - ${takeoverAfterMs} * interval '1 millisecond' AND pg_try_advisory_xact_lock(${buildLockSql(Prisma.sql`x.id`)})))))
+              AND x.created_at >= now() - ${EXPORT_STUCK_AFTER_MS} * interval '1 millisecond'
+            ORDER BY x.created_at LIMIT 1 FOR UPDATE OF x SKIP LOCKED)
         RETURNING id, family_id, lease_expires_at`;
       if (!row) return null;
       await db.familyExportChunk.deleteMany({ where: { exportId: row.id } });
       return { id: row.id, familyId: row.family_id, lease: row.lease_expires_at };
+    },
+
+    /** Whether the claim is still this worker's (read in its build transaction, once it holds the build lock). */
+    async stillClaimed(tx: Prisma.TransactionClient, claim: ClaimedExport): Promise<boolean> {
+      const [row] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM family_exports WHERE id = ${claim.id}::uuid AND status = 'processing' AND lease_expires_at = ${claim.lease}`;
+      return row !== undefined;
     },
 
     /** Extends the hold; the new token, or null when the export is no longer this worker's. */
