@@ -14,8 +14,10 @@ let finance: RunningFinance;
 let child: ChildProcess | null = null;
 
 beforeAll(async () => {
-  // The service's own worker polls once an hour: the tests claim by hand or run workers of their own.
+  // The tests claim by hand or run workers of their own: the service's own is stopped (its first
+  // pass, late on a busy machine, would otherwise claim a test's export).
   finance = await startFinance({ familyExportWorker: { pollMs: 3_600_000 } });
+  await finance.parts.exportWorker.stop();
 });
 afterEach(() => {
   child?.kill("SIGKILL");
@@ -70,8 +72,8 @@ describe("an export build whose worker died", () => {
     // The first worker, slow to start its build, finds the lock free but the claim gone: it reads nothing.
     await finance.db.$transaction(async (tx) => {
       expect(await takeBuildLock(tx, created.id)).toBe(true);
-      expect(await exports.stillClaimed(tx, first!)).toBe(false);
-      expect(await exports.stillClaimed(tx, second)).toBe(true);
+      expect(await exports.stillClaimed(first!)).toBe(false);
+      expect(await exports.stillClaimed(second)).toBe(true);
     });
     // Its late failure leaves the export the second worker's.
     await exports.fail(first!, "The export could not be built");
@@ -79,13 +81,30 @@ describe("an export build whose worker died", () => {
       status: "processing",
       leaseExpiresAt: second.lease,
     });
+
+    // A live build whose lease lapsed (a slow worker) is not taken from it while it holds its lock.
+    await finance.db.familyExport.update({ where: { id: created.id }, data: { leaseExpiresAt: new Date(Date.now() - 1_000), claimedAt: new Date() } });
+    const slow = await holding((tx) => takeBuildLock(tx, created.id));
+    try {
+      expect(slow.value).toBe(true);
+      expect(await exports.claim(DEFAULT_FAMILY_EXPORT_WORKER.leaseMs)).toBeNull();
+    } finally {
+      await slow.release();
+    }
+    // A renewal is a heartbeat: a build that renewed just now is not taken for dead, lock free or not.
+    const third = (await exports.claim(DEFAULT_FAMILY_EXPORT_WORKER.leaseMs)) as ClaimedExport;
+    await finance.db.familyExport.update({ where: { id: created.id }, data: { claimedAt: new Date(Date.now() - 60_000) } });
+    expect(await exports.renew(third, DEFAULT_FAMILY_EXPORT_WORKER.leaseMs)).not.toBeNull();
+    expect(await exports.claim(DEFAULT_FAMILY_EXPORT_WORKER.leaseMs)).toBeNull();
+    // Out of the next test's way (its worker claims the oldest export waiting).
+    await finance.db.familyExport.update({ where: { id: created.id }, data: { status: "failed", leaseExpiresAt: null } });
   });
 
   it("is built again from the start by another worker after its process is killed mid-build", async () => {
     const actor = newActor();
     const call = financeAs(finance, actor);
     const account = await call("accounts.create", { account: { name: "Checking", account_type: "depository", balance: "1000" } });
-    for (let i = 1; i <= 5; i++)
+    for (let i = 1; i <= 9; i++)
       await call("transactions.create", { transaction: { account_id: account.id, date: `2026-03-0${i}`, name: `Purchase ${i}`, amount: `${i}.25` } });
     const exports = createFamilyExportRepository(finance.db);
     const created = await exports.create(actor.familyId);
@@ -96,21 +115,28 @@ describe("an export build whose worker died", () => {
       const [{ name }] = (await finance.db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`) as [{ name: string }];
       const url = new URL(testPostgresAdminUrl());
       url.pathname = `/${name}`;
+      let stderr = "";
       child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./fixtures/export-build-child.ts", import.meta.url))], {
         env: { ...process.env, EXPORT_CHILD_DATABASE_URL: url.toString() },
-        stdio: "ignore",
+        stdio: ["ignore", "ignore", "pipe"],
       });
-      const exited = new Promise((resolve) => child!.once("exit", resolve));
-      // Mid-build: claimed, and a connection other than the blocker's waiting for the rules.
+      child.stderr!.on("data", (part: Buffer) => (stderr += part.toString()));
+      let gone = false;
+      const exited = new Promise((resolve) => child!.once("exit", resolve)).then(() => (gone = true));
+      // Mid-build: claimed, and a connection to this database other than the blocker's waiting for the rules.
       await eventually(
         async () => {
+          if (gone) throw new Error(`the worker's process ended before its build did: ${stderr}`);
           const [row] = await finance.db.$queryRaw<{ waiting: number }[]>`
-            SELECT count(*)::int AS waiting FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'rules' AND NOT l.granted`;
+            SELECT count(*)::int AS waiting FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+             WHERE c.relname = 'rules' AND NOT l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
           if (row!.waiting !== 1) throw new Error("the build is not waiting on the rules yet");
         },
         { timeoutMs: 30_000 },
       );
       expect((await finance.db.familyExport.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("processing");
+      // Slices of its archive are stored already (the child cuts them small).
+      expect(await finance.db.familyExportChunk.count({ where: { exportId: created.id } })).toBeGreaterThan(0);
       child.kill("SIGKILL");
       await exited;
     } finally {
@@ -126,8 +152,9 @@ describe("an export build whose worker died", () => {
       takeoverAfterMs: 0,
     });
     worker.start();
+    let done;
     try {
-      const done = await eventually(async () => {
+      done = await eventually(async () => {
         const row = await finance.db.familyExport.findUniqueOrThrow({ where: { id: created.id } });
         if (row.status !== "completed") throw new Error(`still ${row.status}`);
         return row;
@@ -137,11 +164,14 @@ describe("an export build whose worker died", () => {
       await worker.stop();
     }
 
+    // Only the new build's slices, in sequence: the dead build's went when it was taken over.
     const chunks = await finance.db.familyExportChunk.findMany({ where: { exportId: created.id }, orderBy: { seq: "asc" } });
     expect(chunks.map((chunk) => chunk.seq)).toEqual(chunks.map((_, i) => i));
-    const { files: entries } = await readZip(Buffer.concat(chunks.map((chunk) => Buffer.from(chunk.data))));
+    const bytes = Buffer.concat(chunks.map((chunk) => Buffer.from(chunk.data)));
+    expect(bytes.length).toBe(Number(done.byteSize));
+    const { files: entries } = await readZip(bytes);
     expect(Object.keys(entries)).toContain("all.ndjson");
     const transactions = entries["transactions.csv"]!.trim().split("\n");
-    expect(transactions).toHaveLength(1 + 5);
+    expect(transactions).toHaveLength(1 + 9);
   });
 });

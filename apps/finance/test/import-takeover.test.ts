@@ -9,8 +9,10 @@ import { newActor, queuedEmptyImport, startFinance, type RunningFinance } from "
 let finance: RunningFinance;
 
 beforeAll(async () => {
-  // The service's own worker polls once an hour: the test claims by hand.
+  // The test claims by hand: the service's own worker is stopped (its first pass, late on a busy
+  // machine, would otherwise claim the test's import).
   finance = await startFinance({ importWorker: { pollMs: 3_600_000 } });
+  await finance.parts.importWorker.stop();
 });
 afterAll(async () => finance?.stop());
 

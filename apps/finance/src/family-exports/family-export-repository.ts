@@ -75,8 +75,9 @@ export function createFamilyExportRepository(db: FinanceDb) {
      *
      * A building worker holds the export's advisory lock (takeBuildLock) for as long as its
      * snapshot transaction lives; PostgreSQL drops it when the worker's connection dies. A build
-     * claimed more than `takeoverAfterMs` ago whose lock nobody holds is a dead worker's: taken
-     * over at once, not after the rest of its lease.
+     * whose lease lapsed or whose last heartbeat (claim or renewal) is over `takeoverAfterMs` old
+     * is taken over only when its lock is free: a dead worker's is taken at once, not after the
+     * rest of its lease, and a live but slow one is never taken from it.
      */
     async claim(leaseMs: number, takeoverAfterMs: number = DEAD_BUILDER_TAKEOVER_MS): Promise<ClaimedExport | null> {
       const [row] = await db.$queryRaw<{ id: string; family_id: string; lease_expires_at: Date }[]>`
@@ -85,8 +86,9 @@ export function createFamilyExportRepository(db: FinanceDb) {
            SELECT x.id FROM family_exports x
             WHERE (x.status = 'pending'
                    OR (x.status = 'processing'
-                       AND (x.lease_expires_at < now()
-                            OR (x.claimed_at < now() - ${takeoverAfterMs} * interval '1 millisecond' AND pg_try_advisory_xact_lock(${buildLockSql(Prisma.sql`x.id`)})))))
+                       -- CASE: the lock is only ever tried on a build that looks dead, never on one just claimed.
+                       AND CASE WHEN x.lease_expires_at < now() OR x.claimed_at < now() - ${takeoverAfterMs} * interval '1 millisecond'
+                                THEN pg_try_advisory_xact_lock(${buildLockSql(Prisma.sql`x.id`)}) ELSE false END))
               AND x.created_at >= now() - ${EXPORT_STUCK_AFTER_MS} * interval '1 millisecond'
             ORDER BY x.created_at LIMIT 1 FOR UPDATE OF x SKIP LOCKED)
         RETURNING id, family_id, lease_expires_at`;
@@ -95,17 +97,25 @@ export function createFamilyExportRepository(db: FinanceDb) {
       return { id: row.id, familyId: row.family_id, lease: row.lease_expires_at };
     },
 
-    /** Whether the claim is still this worker's (read in its build transaction, once it holds the build lock). */
-    async stillClaimed(tx: Prisma.TransactionClient, claim: ClaimedExport): Promise<boolean> {
-      const [row] = await tx.$queryRaw<{ id: string }[]>`
+    /**
+     * Whether the claim is still this worker's, read once it holds the build lock: outside its
+     * build's snapshot (taken as the lock was asked for), so a takeover committed meanwhile is seen.
+     */
+    async stillClaimed(claim: ClaimedExport): Promise<boolean> {
+      const [row] = await db.$queryRaw<{ id: string }[]>`
         SELECT id FROM family_exports WHERE id = ${claim.id}::uuid AND status = 'processing' AND lease_expires_at = ${claim.lease}`;
       return row !== undefined;
     },
 
-    /** Extends the hold; the new token, or null when the export is no longer this worker's. */
+    /**
+     * Extends the hold and beats its heart (claimed_at): the last renewal comes with the last
+     * slice, just before the build's transaction (and its lock) ends and it completes, so a build
+     * that ran long is not taken for dead in that gap. The new token, or null when the export is
+     * no longer this worker's.
+     */
     async renew(claim: ClaimedExport, leaseMs: number): Promise<Date | null> {
       const [row] = await db.$queryRaw<{ lease_expires_at: Date }[]>`
-        UPDATE family_exports SET lease_expires_at = now() + ${leaseMs} * interval '1 millisecond'
+        UPDATE family_exports SET lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', claimed_at = now()
          WHERE id = ${claim.id}::uuid AND status = 'processing' AND lease_expires_at = ${claim.lease}
         RETURNING lease_expires_at`;
       return row?.lease_expires_at ?? null;

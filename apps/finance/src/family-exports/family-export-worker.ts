@@ -8,8 +8,10 @@ export interface FamilyExportWorkerOptions {
   pollMs: number;
   /** How long a build is held without renewal (renewed at every stored slice). */
   leaseMs: number;
-  /** How long after its claim a build whose lock nobody holds is taken over (its worker died). */
+  /** How long after its last heartbeat (claim or renewal) a build whose lock nobody holds is taken over (its worker died). */
   takeoverAfterMs: number;
+  /** Size of a stored slice of the archive (default CHUNK_BYTES; the takeover test cuts small ones). */
+  sliceBytes?: number;
 }
 
 export const DEFAULT_FAMILY_EXPORT_WORKER: FamilyExportWorkerOptions = { pollMs: 5_000, leaseMs: 120_000, takeoverAfterMs: DEAD_BUILDER_TAKEOVER_MS };
@@ -33,16 +35,17 @@ export function createFamilyExportWorker(
       const lease = await exports.renew(held, options.leaseMs);
       if (!lease) throw new ExportTakenOver();
       held = { ...held, lease };
-    });
+    }, options.sliceBytes);
     // Held until the build's transaction ends: while it is, no other worker takes the export over.
     // A worker slow to get there may have been taken over meanwhile: it stops before reading anything.
     const beforeReading = async (tx: FinanceTx) => {
-      if (!(await takeBuildLock(tx, claim.id)) || !(await exports.stillClaimed(tx, claim))) throw new ExportTakenOver();
+      if (!(await takeBuildLock(tx, claim.id)) || !(await exports.stillClaimed(claim))) throw new ExportTakenOver();
     };
     try {
       const result = await writeFamilyExport(db, claim.familyId, sink, { beforeReading });
       if (await exports.complete(held, result.bytes, result.rows))
         log.info({ exportId: claim.id, bytes: result.bytes, rows: result.rows }, "family export completed");
+      else log.warn({ exportId: claim.id }, "family export built, but taken over by another worker before it completed");
     } catch (err) {
       // Another worker has it now: its outcome is the export's, not this one's failure.
       if (err instanceof ExportTakenOver) {
