@@ -8,6 +8,7 @@ import { parseJsonLine } from "../src/imports/ndjson/json-line";
 import { countRecordLines, isBlankLine, recordLines } from "../src/imports/ndjson/ndjson-lines";
 import { NDJSON_READS, NDJSON_UPLOADS_WAITING, Semaphore, SemaphoreFull } from "../src/imports/ndjson/semaphore";
 import { preflightSureImport } from "../src/imports/sure-import-upload";
+import { checkChunk } from "../src/imports/sessions/session-chunk-content";
 import { Turns } from "../src/imports/ndjson/turns";
 
 const MiB = 1024 * 1024;
@@ -69,6 +70,18 @@ describe("a large file is read in turns", () => {
     expect(result.valid).toBe(true);
     expect(result.stats.rows_count).toBeLessThan(20_000);
     expect(result.warning_details).toEqual([{ code: "row_count_exceeded", message: "Row count exceeds this import type's publish limit." }]);
+    expect(ticks).toBeGreaterThan(tookMs / 100);
+    expect(longestGapMs).toBeLessThan(500);
+  });
+
+  it("lets a timer fire through the check of a 10 MB session chunk, and counts its records as before", async () => {
+    const text = transactions(9.5 * MiB, 5);
+    const turns = new Turns();
+    const { result, ticks, longestGapMs, tookMs } = await timerDuring(() => checkChunk(text, false, turns));
+    expect(result.rowsCount).toBe(text.split("\n").length);
+    expect(result.summary.records).toEqual({ Account: 1, Transaction: result.rowsCount - 1 });
+    // Before: one piece of ~200 ms, the timer never fired while it ran.
+    expect(turns.paused).toBeGreaterThan(0);
     expect(ticks).toBeGreaterThan(tookMs / 100);
     expect(longestGapMs).toBeLessThan(500);
   });

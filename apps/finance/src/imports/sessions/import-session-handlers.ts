@@ -23,7 +23,7 @@ export function createImportSessionHandlers(sessions: ImportSessionRepository, q
     },
     "importSessions.get": async ({ ctx, input }) => view(ctx.actor.familyId, input.id),
     "importSessions.addChunk": async ({ ctx, input }) => {
-      const chunk = checkChunk(input.raw_file_content, input.filename !== undefined);
+      const chunk = await checkChunk(input.raw_file_content, input.filename !== undefined);
       await sessions.addChunk(ctx.actor.familyId, input.id, input.sequence, input.client_chunk_id?.trim() || null, chunk);
       return view(ctx.actor.familyId, input.id);
     },
