@@ -8,7 +8,7 @@ import { createLogger } from "@hearth/service-kit";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import { createFamilyExportRepository, takeBuildLock, type ClaimedExport } from "../src/family-exports/family-export-repository";
 import { DEFAULT_FAMILY_EXPORT_WORKER, createFamilyExportWorker } from "../src/family-exports/family-export-worker";
-import { eventually, financeAs, newActor, readZip, startFinance, type RunningFinance } from "./support";
+import { eventually, financeAs, holdingTransaction, newActor, readZip, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 let child: ChildProcess | null = null;
@@ -25,28 +25,6 @@ afterEach(() => {
 });
 afterAll(async () => finance?.stop());
 
-/** Runs `work` inside a transaction of its own that stays open until it resolves. */
-async function holding<T>(work: (tx: Parameters<Parameters<RunningFinance["db"]["$transaction"]>[0]>[0]) => Promise<T>) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let ready!: (value: T) => void;
-  const result = new Promise<T>((resolve) => (ready = resolve));
-  const holder = finance.db.$transaction(
-    async (tx) => {
-      ready(await work(tx));
-      await released;
-    },
-    { timeout: 60_000 },
-  );
-  return {
-    value: await result,
-    release: async () => {
-      release();
-      await holder;
-    },
-  };
-}
-
 describe("an export build whose worker died", () => {
   it("is taken over once its build lock is free, never while a live worker holds it", async () => {
     const exports = createFamilyExportRepository(finance.db);
@@ -57,7 +35,7 @@ describe("an export build whose worker died", () => {
     expect(await exports.claim(DEFAULT_FAMILY_EXPORT_WORKER.leaseMs)).toBeNull();
 
     await finance.db.familyExport.update({ where: { id: created.id }, data: { claimedAt: new Date(Date.now() - 60_000) } });
-    const live = await holding((tx) => takeBuildLock(tx, created.id));
+    const live = await holdingTransaction(finance.db, (tx) => takeBuildLock(tx, created.id));
     try {
       expect(live.value).toBe(true);
       expect(await exports.claim(DEFAULT_FAMILY_EXPORT_WORKER.leaseMs)).toBeNull();
@@ -84,7 +62,7 @@ describe("an export build whose worker died", () => {
 
     // A live build whose lease lapsed (a slow worker) is not taken from it while it holds its lock.
     await finance.db.familyExport.update({ where: { id: created.id }, data: { leaseExpiresAt: new Date(Date.now() - 1_000), claimedAt: new Date() } });
-    const slow = await holding((tx) => takeBuildLock(tx, created.id));
+    const slow = await holdingTransaction(finance.db, (tx) => takeBuildLock(tx, created.id));
     try {
       expect(slow.value).toBe(true);
       expect(await exports.claim(DEFAULT_FAMILY_EXPORT_WORKER.leaseMs)).toBeNull();
@@ -110,7 +88,7 @@ describe("an export build whose worker died", () => {
     const created = await exports.create(actor.familyId);
 
     // The rules are read last: with their table locked, a build stops there, its snapshot and lock held.
-    const blocker = await holding((tx) => tx.$executeRawUnsafe("LOCK TABLE rules IN ACCESS EXCLUSIVE MODE"));
+    const blocker = await holdingTransaction(finance.db, (tx) => tx.$executeRawUnsafe("LOCK TABLE rules IN ACCESS EXCLUSIVE MODE"));
     try {
       const [{ name }] = (await finance.db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`) as [{ name: string }];
       const url = new URL(testPostgresAdminUrl());

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createImportRepository, takePublishLock } from "../src/imports/import-repository";
 import { DEFAULT_IMPORT_WORKER } from "../src/imports/import-worker";
-import { newActor, queuedEmptyImport, startFinance, type RunningFinance } from "./support";
+import { holdingTransaction, newActor, queuedEmptyImport, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 
@@ -16,28 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => finance?.stop());
 
-/** Holds the import's publish lock in a transaction of its own, as a live worker's publish does, until released. */
-async function heldPublishLock(importId: string): Promise<{ release: () => Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let taken!: (ok: boolean) => void;
-  const lockTaken = new Promise<boolean>((resolve) => (taken = resolve));
-  const holder = finance.db.$transaction(
-    async (tx) => {
-      taken(await takePublishLock(tx, importId));
-      await released;
-    },
-    { timeout: 30_000 },
-  );
-  expect(await lockTaken).toBe(true);
-  return {
-    release: async () => {
-      release();
-      await holder;
-    },
-  };
-}
-
 describe("a publish whose worker died", () => {
   it("is taken over once its publish lock is free, never while a live worker holds it; the dead worker's failure is ignored", async () => {
     const imports = createImportRepository(finance.db);
@@ -48,7 +26,9 @@ describe("a publish whose worker died", () => {
     expect(await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs)).toBeNull();
 
     await finance.db.import.update({ where: { id }, data: { claimedAt: new Date(Date.now() - 60_000) } });
-    const live = await heldPublishLock(id);
+    // A live worker's publish: its transaction holds the import's publish lock.
+    const live = await holdingTransaction(finance.db, (tx) => takePublishLock(tx, id));
+    expect(live.value).toBe(true);
     try {
       expect(await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs)).toBeNull();
     } finally {

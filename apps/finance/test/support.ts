@@ -10,7 +10,7 @@ import {
 } from "@hearth/contracts";
 import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService, type FinanceDeps } from "../src/app";
-import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb } from "../src/db";
+import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb, type FinanceTx } from "../src/db";
 import { createImportRepository } from "../src/imports/import-repository";
 import yauzl from "yauzl";
 
@@ -148,4 +148,29 @@ export function readZip(zip: string | Buffer): Promise<{ names: string[]; files:
     if (typeof zip === "string") yauzl.open(zip, { lazyEntries: true }, opened);
     else yauzl.fromBuffer(zip, { lazyEntries: true }, opened);
   });
+}
+
+/** Runs `work` in a transaction of its own and keeps that transaction (and the locks it took) open until `release`. */
+export async function holdingTransaction<T>(db: FinanceDb, work: (tx: FinanceTx) => Promise<T>): Promise<{ value: T; release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let ready!: (value: T) => void;
+  const answered = new Promise<T>((resolve) => (ready = resolve));
+  const holder = db.$transaction(
+    async (tx) => {
+      ready(await work(tx));
+      await released;
+    },
+    { timeout: 60_000 },
+  );
+  const ended = holder.then(() => Promise.reject(new Error("the transaction ended before its work answered")));
+  const value = await Promise.race([answered, ended]);
+  ended.catch(() => undefined);
+  return {
+    value,
+    release: async () => {
+      release();
+      await holder;
+    },
+  };
 }
