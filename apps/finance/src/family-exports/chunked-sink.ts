@@ -4,9 +4,9 @@ import { Writable } from "node:stream";
 export const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * A Writable that cuts what it is given into slices of `sliceBytes` (default CHUNK_BYTES) and hands each to `store`
- * in order, waiting for it (backpressure: the archive is produced only as fast as slices are
- * stored), so at most one slice is held in memory, and when the export fails no store is still
+ * A Writable that cuts what it is given into slices of `sliceBytes` (default CHUNK_BYTES) and
+ * hands each to `store` in order, waiting for it (backpressure: the archive is produced only as
+ * fast as slices are stored), so at most one slice is held in memory, and when the export fails no store is still
  * running behind it (a slice written after the export was failed, or a lease renewed after it).
  */
 export function chunkedSink(store: (seq: number, slice: Uint8Array<ArrayBuffer>) => Promise<void>, sliceBytes: number = CHUNK_BYTES): Writable {

@@ -4,7 +4,10 @@ import { Prisma, type FamilyExport } from "../generated/prisma/client";
 /** Sure's FamilyExport::STUCK_AFTER: an export pending or processing this long failed with its worker. */
 export const EXPORT_STUCK_AFTER_MS = 2 * 60 * 60 * 1000;
 
-/** How long after its claim a build whose lock nobody holds counts as a dead worker's (the worker takes the lock within seconds). */
+/**
+ * How long after its last heartbeat (its claim, or a renewal with each slice) a build whose lock
+ * nobody holds counts as a dead worker's (a live worker takes the lock within seconds of its claim).
+ */
 export const DEAD_BUILDER_TAKEOVER_MS = 30_000;
 
 /** The advisory lock a build holds for its whole snapshot transaction: the sign its worker is alive. */

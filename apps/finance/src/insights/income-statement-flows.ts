@@ -82,7 +82,7 @@ export async function groupedFlows(db: FinanceDb, familyId: string, period: Peri
     // groups hash far quicker than the sort the planner otherwise picks (measured 32 ms against
     // 107 ms for a month of a million-transaction family), hence sorting is off for this statement.
     // Grouping on the raw uuid and enum and casting each group's key afterwards, not each row's,
-    // halved the aggregate again (a median of 20 ms against 33 ms over the same months).
+    // took the aggregate from a median of 33 ms to 20 ms over the same months.
     db.$transaction(async (tx) => {
       await tx.$executeRawUnsafe("SET LOCAL enable_sort = off");
       return tx.$queryRaw<FlowRow[]>`
