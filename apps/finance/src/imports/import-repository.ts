@@ -153,7 +153,9 @@ export function createImportRepository(db: FinanceDb) {
            SELECT i.id FROM imports i
             WHERE i.status = 'importing'
               AND (i.lease_expires_at IS NULL OR i.lease_expires_at < now()
-                   OR (i.claimed_at < now() - ${takeoverAfterMs} * interval '1 millisecond' AND pg_try_advisory_xact_lock(${publishLockSql(Prisma.sql`i.id`)})))
+                   -- CASE: the lock is only ever tried on a publish that looks dead, never on one just claimed.
+                   OR CASE WHEN i.claimed_at < now() - ${takeoverAfterMs} * interval '1 millisecond'
+                           THEN pg_try_advisory_xact_lock(${publishLockSql(Prisma.sql`i.id`)}) ELSE false END)
             ORDER BY (SELECT max(o.claimed_at) FROM imports o WHERE o.family_id = i.family_id) ASC NULLS FIRST, i.publish_requested_at, i.id
             LIMIT 1 FOR UPDATE OF i SKIP LOCKED)
         RETURNING id, family_id, lease_expires_at`;
