@@ -8,11 +8,11 @@ import {
   type ImportDetail,
   type RouteDef,
 } from "@hearth/contracts";
+import yauzl from "yauzl";
 import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb, type FinanceTx } from "../src/db";
 import { createImportRepository } from "../src/imports/import-repository";
-import yauzl from "yauzl";
 
 export { contextOf, expectAppError, newActor } from "@hearth/test-kit";
 
@@ -76,7 +76,6 @@ export async function eventually<T>(check: () => Promise<T>, { timeoutMs = 20_00
   }
 }
 
-/** The account's stored balance rows without their ids and timestamps (what a recompute must reproduce). */
 /** Every holding `holdings.list` answers for `query`, page after page of `perPage`, and the total it reported. */
 export async function allHoldings(
   call: ReturnType<typeof financeAs>,
@@ -91,6 +90,7 @@ export async function allHoldings(
   }
 }
 
+/** The account's stored balance rows without their ids and timestamps (what a recompute must reproduce). */
 export async function storedBalances(finance: RunningFinance, accountId: string) {
   const rows = await finance.db.balance.findMany({ where: { accountId }, orderBy: [{ date: "asc" }, { currency: "asc" }] });
   return rows.map(({ id: _id, createdAt: _c, updatedAt: _u, ...row }) => row);
