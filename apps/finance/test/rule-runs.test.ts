@@ -253,15 +253,115 @@ describe("rule runs in the background", () => {
     try {
       const queued = (await call("rules.apply", { id: rule.id })).data;
       await finance.db.$transaction(async (tx) => {
-        // A worker applying the run holds its row; its lease has long run out.
-        await tx.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() - interval '1 hour' WHERE id = ${queued.id}::uuid`;
-        await tx.$queryRaw`SELECT id FROM rule_runs WHERE id = ${queued.id}::uuid FOR UPDATE`;
+        // A worker applying the run holds its row (the key share lock its chunks' counts get past); its lease has long run out.
+        await finance.db.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() - interval '1 hour' WHERE id = ${queued.id}::uuid`;
+        await tx.$queryRaw`SELECT id FROM rule_runs WHERE id = ${queued.id}::uuid FOR KEY SHARE`;
         expect(await queue.claim(LEASE_MS)).toBeNull();
       });
       expect(await queue.claim(LEASE_MS)).toMatchObject({ id: queued.id });
     } finally {
       await worker.start();
     }
+  });
+
+  /** 300 "Coffee n" transactions a day apart, n = 0..299 (the newest last), and a rule renaming them all "Coffee". */
+  async function chunkedFamily() {
+    const family = await newFamily();
+    await finance.db.entry.createMany({
+      data: Array.from({ length: 300 }, (_, index) => ({
+        familyId: family.actor.familyId,
+        accountId: family.account.id,
+        kind: "transaction" as const,
+        transactionKind: "standard" as const,
+        date: new Date(Date.UTC(2025, 0, 1 + index)),
+        name: `Coffee ${index}`,
+        amountCents: 100n + BigInt(index),
+        currency: "USD",
+      })),
+    });
+    const rule = await coffeeRule(family.call);
+    return { ...family, rule, queue: createRuleRunQueue(finance.db, { chunkRows: 50, lanes: 2 }) };
+  }
+
+  /** The run ended a success over all 300, each renamed once, and they all are. */
+  async function expectAllRenamed(call: Call, runId: string, familyId: string) {
+    expect((await call("ruleRuns.get", { id: runId })).data).toMatchObject({
+      status: "success",
+      transactions_queued: 300,
+      transactions_processed: 300,
+      transactions_modified: 300,
+      pending_jobs_count: 0,
+    });
+    expect(await finance.db.entry.count({ where: { familyId, name: "Coffee" } })).toBe(300);
+  }
+
+  it("a large run is applied in chunks of the (date, id) order, two at once, each one statement per action, and counts add up exactly", async () => {
+    const { actor, call, rule, queue } = await chunkedFamily();
+    await finance.parts.ruleRunWorker.stop();
+    await finance.db.$executeRawUnsafe(`CREATE TABLE rule_runs_test_chunks (family_id uuid, rows int, first_date date, last_date date)`);
+    await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_chunk() RETURNS trigger AS $$
+      BEGIN INSERT INTO rule_runs_test_chunks SELECT family_id, count(*), min(date), max(date) FROM changed GROUP BY family_id; RETURN NULL; END $$ LANGUAGE plpgsql`);
+    await finance.db.$executeRawUnsafe(
+      `CREATE TRIGGER rule_runs_test_chunk AFTER UPDATE ON entries REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION rule_runs_test_chunk()`,
+    );
+    try {
+      const queued = (await call("rules.apply", { id: rule.id })).data;
+      const claimed = await queue.claim(LEASE_MS);
+      expect(claimed).toMatchObject({ id: queued.id });
+      expect(await queue.execute(claimed!)).toBe(true);
+      const statements = await finance.db.$queryRawUnsafe<{ rows: number; first_date: Date; last_date: Date }[]>(
+        `SELECT rows, first_date, last_date FROM rule_runs_test_chunks WHERE family_id = '${actor.familyId}'::uuid ORDER BY first_date`,
+      );
+      // 300 matches in 50s, a multiple of the two lanes: six statements of 50 consecutive days each.
+      expect(statements.map((statement) => statement.rows)).toEqual([50, 50, 50, 50, 50, 50]);
+      for (const [index, statement] of statements.entries()) {
+        expect(statement.first_date).toEqual(new Date(Date.UTC(2025, 0, 1 + index * 50)));
+        expect(statement.last_date).toEqual(new Date(Date.UTC(2025, 0, 50 + index * 50)));
+      }
+    } finally {
+      await finance.db.$executeRawUnsafe(`DROP TRIGGER rule_runs_test_chunk ON entries`);
+      await finance.db.$executeRawUnsafe(`DROP FUNCTION rule_runs_test_chunk`);
+      await finance.db.$executeRawUnsafe(`DROP TABLE rule_runs_test_chunks`);
+      await finance.parts.ruleRunWorker.start();
+    }
+    await expectAllRenamed(call, (await call("ruleRuns.list", { rule_id: rule.id })).data[0].id, actor.familyId);
+  });
+
+  it("a chunk that fails keeps the chunks done before it; a run taken again after its worker died finishes the rest and counts every change once", async () => {
+    const { actor, call, rule, queue } = await chunkedFamily();
+    await finance.parts.ruleRunWorker.stop();
+    // The newest entry (in the last chunk) cannot be renamed, until the trigger goes.
+    await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_refuse_last() RETURNS trigger AS $$
+      BEGIN IF OLD.name = 'Coffee 299' THEN RAISE EXCEPTION 'refused by test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await finance.db.$executeRawUnsafe(
+      `CREATE TRIGGER rule_runs_test_refuse_last BEFORE UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION rule_runs_test_refuse_last()`,
+    );
+    let runId: string;
+    try {
+      runId = (await call("rules.apply", { id: rule.id })).data.id;
+      const claimed = await queue.claim(LEASE_MS);
+      await expect(queue.execute(claimed!)).rejects.toThrow(/refused by test/);
+      // The worker died there, before recording the failure: five chunks are in, the sixth is not.
+      expect((await call("ruleRuns.get", { id: runId })).data).toMatchObject({
+        status: "pending",
+        transactions_queued: 300,
+        transactions_processed: 250,
+        transactions_modified: 250,
+        pending_jobs_count: 1,
+      });
+      expect(await finance.db.entry.count({ where: { familyId: actor.familyId, name: "Coffee" } })).toBe(250);
+      expect(await queue.claim(LEASE_MS)).toBeNull();
+    } finally {
+      await finance.db.$executeRawUnsafe(`DROP TRIGGER rule_runs_test_refuse_last ON entries`);
+      await finance.db.$executeRawUnsafe(`DROP FUNCTION rule_runs_test_refuse_last`);
+    }
+    // Its lease runs out: the next claim applies the whole run again; the 250 already renamed are processed, not changed twice.
+    await finance.db.ruleRun.update({ where: { id: runId }, data: { leaseExpiresAt: new Date(Date.now() - 1_000) } });
+    const retaken = await queue.claim(LEASE_MS);
+    expect(retaken).toMatchObject({ id: runId });
+    expect(await queue.execute(retaken!)).toBe(true);
+    await finance.parts.ruleRunWorker.start();
+    await expectAllRenamed(call, runId, actor.familyId);
   });
 
   it("applying a rule whose run still waits answers that run; a family has at most 10 runs waiting (was: unbounded, ahead of other families)", async () => {

@@ -14,6 +14,28 @@ export interface ApplyOptions {
   entryId?: string;
   /** Only the entries this import wrote (as it publishes). */
   importId?: string;
+  /** Only the entries in this slice of the (date, id) order: one chunk of a rule run (see rule-run-chunks.ts). */
+  range?: EntryRange;
+}
+
+/** Where an entry sits in the (date, id) order a rule run is cut along. */
+export interface EntryKey {
+  /** YYYY-MM-DD, as text: no time zone comes between the column and the bound. */
+  date: string;
+  id: string;
+}
+
+/** The entries after `after` (from the first when null) up to and including `upTo`. */
+export interface EntryRange {
+  after: EntryKey | null;
+  upTo: EntryKey;
+}
+
+/** The range as conditions on `entries e`: the date bounds alone let the date-ordered indexes read only the slice. */
+function rangeSql({ after, upTo }: EntryRange): Prisma.Sql {
+  const upper = Prisma.sql` AND e.date <= ${upTo.date}::date AND (e.date, e.id) <= (${upTo.date}::date, ${upTo.id}::uuid)`;
+  if (after === null) return upper;
+  return Prisma.sql`${upper} AND e.date >= ${after.date}::date AND (e.date, e.id) > (${after.date}::date, ${after.id}::uuid)`;
 }
 
 /** A rule made SQL: the entries it acts on, which of them it would change, and its actions in order. Throws RuleDefinitionError for a rule that cannot run. */
@@ -24,7 +46,7 @@ function compile(rule: RuleDefinition, options: ApplyOptions) {
       : options.importId !== undefined
         ? Prisma.sql` AND e.import_id = ${options.importId}::uuid`
         : Prisma.empty;
-  const match = Prisma.sql`${matchSql(rule)}${restriction}`;
+  const match = Prisma.sql`${matchSql(rule)}${restriction}${options.range ? rangeSql(options.range) : Prisma.empty}`;
   const scope = { familyId: rule.familyId, match, ignoreLocks: options.ignoreLocks };
   const actions = rule.actions.map((action) => ({ type: action.actionType as RuleActionType, value: action.value, executor: executorOf(action.actionType) }));
   const kinds = [...new Set(["transaction", ...actions.map((action) => action.executor.kind)])];
@@ -64,6 +86,32 @@ export async function applyRule(tx: FinanceTx, rule: RuleDefinition, options: Ap
     await bumpLedgerVersion(tx, rule.familyId);
   }
   return { matched, modified };
+}
+
+/**
+ * The run's matches cut into slices of the (date, id) order, each at most `chunkRows` entries
+ * (one when they all fit), their number a multiple of `lanes` so the lanes finish together.
+ * Answers each slice's last key, in order, and how many matched.
+ */
+export async function chunkBoundaries(
+  db: FinanceDb | FinanceTx,
+  rule: RuleDefinition,
+  options: ApplyOptions,
+  { chunkRows, lanes }: { chunkRows: number; lanes: number },
+): Promise<{ matched: number; ends: EntryKey[] }> {
+  const compiled = compile(rule, options);
+  const rows = await db.$queryRaw<{ date: string; id: string; total: number }[]>`
+    WITH m AS MATERIALIZED (SELECT e.date, e.id FROM entries e WHERE ${compiled.inScope}),
+    p AS (SELECT ${chunkRows}::numeric AS rows, ${lanes}::numeric AS lanes),
+    sized AS (
+      SELECT t.total, ceil(t.total / CASE WHEN t.total <= p.rows THEN 1 ELSE p.lanes * ceil(t.total / (p.rows * p.lanes)) END) AS size
+        FROM (SELECT count(*)::numeric AS total FROM m) t CROSS JOIN p
+    ),
+    ranked AS (SELECT m.date, m.id, row_number() OVER (ORDER BY m.date, m.id) AS rn FROM m)
+    SELECT r.date::text AS date, r.id, s.total::int AS total FROM ranked r CROSS JOIN sized s
+     WHERE r.rn % s.size = 0 OR r.rn = s.total
+     ORDER BY r.rn`;
+  return { matched: rows[0]?.total ?? 0, ends: rows.map(({ date, id }) => ({ date, id })) };
 }
 
 /** How many entries a rule matches, without running it (the queued count of a new run). */
