@@ -14,13 +14,13 @@ export interface ApplyOptions {
   entryId?: string;
   /** Only the entries this import wrote (as it publishes). */
   importId?: string;
-  /** Only the entries in this slice of the (date, id) order: one chunk of a rule run (see rule-run-chunks.ts). */
+  /** Only the entries in this slice of the (date, id) order: one chunk of a rule run (see rule-run-queue.ts). */
   range?: EntryRange;
 }
 
 /** Where an entry sits in the (date, id) order a rule run is cut along. */
 export interface EntryKey {
-  /** YYYY-MM-DD, as text: no time zone comes between the column and the bound. */
+  /** YYYY-MM-DD, as text: neither a time zone nor the session's DateStyle comes between the column and the bound. */
   date: string;
   id: string;
 }
@@ -108,7 +108,7 @@ export async function chunkBoundaries(
         FROM (SELECT count(*)::numeric AS total FROM m) t CROSS JOIN p
     ),
     ranked AS (SELECT m.date, m.id, row_number() OVER (ORDER BY m.date, m.id) AS rn FROM m)
-    SELECT r.date::text AS date, r.id, s.total::int AS total FROM ranked r CROSS JOIN sized s
+    SELECT to_char(r.date, 'YYYY-MM-DD') AS date, r.id, s.total::int AS total FROM ranked r CROSS JOIN sized s
      WHERE r.rn % s.size = 0 OR r.rn = s.total
      ORDER BY r.rn`;
   return { matched: rows[0]?.total ?? 0, ends: rows.map(({ date, id }) => ({ date, id })) };

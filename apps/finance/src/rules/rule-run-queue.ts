@@ -77,11 +77,13 @@ export function createRuleRunQueue(db: FinanceDb, chunking: RuleRunChunking = DE
             db.$transaction(
               async (tx) => {
                 const done = await applyRule(tx, rule, { ...options, range });
-                await tx.$executeRaw`
+                const counted = await tx.$executeRaw`
                   UPDATE rule_runs SET transactions_processed = transactions_processed + ${done.matched},
                          transactions_modified = transactions_modified + ${done.modified},
                          pending_jobs_count = GREATEST(pending_jobs_count - 1, 0), updated_at = now()
-                   WHERE id = ${run.id}::uuid`;
+                   WHERE id = ${run.id}::uuid AND status = 'pending'`;
+                // Only if this worker lost its hold (its connection dropped) and another ended the run: nothing more of it.
+                if (counted === 0) throw new Error(`rule run ${run.id} ended while a chunk of it was applied`);
               },
               { timeout: timeoutMs, maxWait: 30_000 },
             ),
