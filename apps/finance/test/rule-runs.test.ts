@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RuleRunCollectionSchema, RuleRunResponseSchema, type Actor } from "@hearth/contracts";
-import { createRuleRunQueue } from "../src/rules/rule-run-queue";
+import { createRuleRunQueue, takeRunLock } from "../src/rules/rule-run-queue";
 import { eventually, expectAppError, financeAs, newActor, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
@@ -253,9 +253,9 @@ describe("rule runs in the background", () => {
     try {
       const queued = (await call("rules.apply", { id: rule.id })).data;
       await finance.db.$transaction(async (tx) => {
-        // A worker applying the run holds its row (the key share lock its chunks' counts get past); its lease has long run out.
+        // A worker applying the run holds its lock; its lease has long run out.
         await finance.db.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() - interval '1 hour' WHERE id = ${queued.id}::uuid`;
-        await tx.$queryRaw`SELECT id FROM rule_runs WHERE id = ${queued.id}::uuid FOR KEY SHARE`;
+        expect(await takeRunLock(tx, queued.id)).toBe(true);
         expect(await queue.claim(LEASE_MS)).toBeNull();
       });
       expect(await queue.claim(LEASE_MS)).toMatchObject({ id: queued.id });
@@ -298,9 +298,17 @@ describe("rule runs in the background", () => {
   it("a large run is applied in chunks of the (date, id) order, two at once, each one statement per action, and counts add up exactly", async () => {
     const { actor, call, rule, queue } = await chunkedFamily();
     await finance.parts.ruleRunWorker.stop();
-    await finance.db.$executeRawUnsafe(`CREATE TABLE rule_runs_test_chunks (family_id uuid, rows int, first_date date, last_date date)`);
+    await finance.db.$executeRawUnsafe(`CREATE TABLE rule_runs_test_chunks (family_id uuid, rows int, first_date date, last_date date, running int)`);
+    // Each statement lingers 0.2 s and notes how many of the run's UPDATEs are under way with it (itself included).
     await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_chunk() RETURNS trigger AS $$
-      BEGIN INSERT INTO rule_runs_test_chunks SELECT family_id, count(*), min(date), max(date) FROM changed GROUP BY family_id; RETURN NULL; END $$ LANGUAGE plpgsql`);
+      BEGIN
+        PERFORM pg_sleep(0.2);
+        INSERT INTO rule_runs_test_chunks
+          SELECT family_id, count(*), min(date), max(date),
+                 (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '%UPDATE entries e SET name%')
+            FROM changed GROUP BY family_id;
+        RETURN NULL;
+      END $$ LANGUAGE plpgsql`);
     await finance.db.$executeRawUnsafe(
       `CREATE TRIGGER rule_runs_test_chunk AFTER UPDATE ON entries REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION rule_runs_test_chunk()`,
     );
@@ -309,9 +317,11 @@ describe("rule runs in the background", () => {
       const claimed = await queue.claim(LEASE_MS);
       expect(claimed).toMatchObject({ id: queued.id });
       expect(await queue.execute(claimed!)).toBe(true);
-      const statements = await finance.db.$queryRawUnsafe<{ rows: number; first_date: Date; last_date: Date }[]>(
-        `SELECT rows, first_date, last_date FROM rule_runs_test_chunks WHERE family_id = '${actor.familyId}'::uuid ORDER BY first_date`,
+      const statements = await finance.db.$queryRawUnsafe<{ rows: number; first_date: Date; last_date: Date; running: bigint }[]>(
+        `SELECT rows, first_date, last_date, running FROM rule_runs_test_chunks WHERE family_id = '${actor.familyId}'::uuid ORDER BY first_date`,
       );
+      // Two lanes: two chunks were under way together, never three.
+      expect(Math.max(...statements.map((statement) => Number(statement.running)))).toBe(2);
       // 300 matches in 50s, a multiple of the two lanes: six statements of 50 consecutive days each.
       expect(statements.map((statement) => statement.rows)).toEqual([50, 50, 50, 50, 50, 50]);
       for (const [index, statement] of statements.entries()) {
@@ -362,6 +372,65 @@ describe("rule runs in the background", () => {
     expect(await queue.execute(retaken!)).toBe(true);
     await finance.parts.ruleRunWorker.start();
     await expectAllRenamed(call, runId, actor.familyId);
+  });
+
+  it("a run taken over while a chunk is under way: the chunk is undone, and the old worker neither finishes nor fails the run", async () => {
+    const { actor, call, rule, queue } = await chunkedFamily();
+    await finance.parts.ruleRunWorker.stop();
+    // Every UPDATE of entries waits a second before it starts: time to take the run over under it.
+    await finance.db.$executeRawUnsafe(
+      `CREATE FUNCTION rule_runs_test_stall() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$ LANGUAGE plpgsql`,
+    );
+    await finance.db.$executeRawUnsafe(
+      `CREATE TRIGGER rule_runs_test_stall BEFORE UPDATE ON entries FOR EACH STATEMENT EXECUTE FUNCTION rule_runs_test_stall()`,
+    );
+    try {
+      const runId = (await call("rules.apply", { id: rule.id })).data.id;
+      const claimed = await queue.claim(LEASE_MS);
+      const running = queue.execute(claimed!);
+      const outcome = running.then(
+        () => "finished",
+        (err: unknown) => String(err),
+      );
+      await eventually(async () => {
+        const [stalled] = await finance.db.$queryRaw<
+          { n: bigint }[]
+        >`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'`;
+        expect(Number(stalled!.n)).toBeGreaterThan(0);
+      });
+      // Another worker's claim, as after a lapsed lease: a new lease on the row.
+      await finance.db.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() + interval '1 hour' WHERE id = ${runId}::uuid`;
+      expect(await outcome).toMatch(/is no longer this worker's/);
+      await queue.fail(claimed!, "the old worker's failure");
+      expect((await call("ruleRuns.get", { id: runId })).data).toMatchObject({
+        status: "pending",
+        transactions_processed: 0,
+        transactions_modified: 0,
+        error_message: null,
+      });
+      expect(await finance.db.entry.count({ where: { familyId: actor.familyId, name: "Coffee" } })).toBe(0);
+    } finally {
+      await finance.db.$executeRawUnsafe(`DROP TRIGGER rule_runs_test_stall ON entries`);
+      await finance.db.$executeRawUnsafe(`DROP FUNCTION rule_runs_test_stall`);
+      await finance.parts.ruleRunWorker.start();
+    }
+  });
+
+  it("deleting a rule whose run is being applied does not wait for the run (was: it waited on the run's row lock, out of the deadlock detector's sight)", async () => {
+    const { call } = await newFamily();
+    const rule = await coffeeRule(call);
+    await finance.parts.ruleRunWorker.stop();
+    try {
+      const queued = (await call("rules.apply", { id: rule.id })).data;
+      await finance.db.$transaction(async (tx) => {
+        // A worker applying the run holds its lock for as long as the run lasts.
+        expect(await takeRunLock(tx, queued.id)).toBe(true);
+        await call("rules.delete", { id: rule.id });
+      });
+      await expectAppError(call("ruleRuns.get", { id: queued.id }), "record_not_found");
+    } finally {
+      await finance.parts.ruleRunWorker.start();
+    }
   });
 
   it("applying a rule whose run still waits answers that run; a family has at most 10 runs waiting (was: unbounded, ahead of other families)", async () => {

@@ -90,7 +90,8 @@ export async function applyRule(tx: FinanceTx, rule: RuleDefinition, options: Ap
 
 /**
  * The run's matches cut into slices of the (date, id) order, each at most `chunkRows` entries
- * (one when they all fit), their number a multiple of `lanes` so the lanes finish together.
+ * (one when they all fit), their number rounded up to a multiple of `lanes` so the lanes finish
+ * together (slices of a handful of entries can come out one or two fewer).
  * Answers each slice's last key, in order, and how many matched.
  */
 export async function chunkBoundaries(

@@ -1,14 +1,16 @@
-import type { FinanceDb } from "../db";
+import type { FinanceDb, FinanceTx } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { definitionOf, RULE_INCLUDE } from "./rule-definition";
 import { inLanes } from "./in-lanes";
 import { applyRule, chunkBoundaries, type EntryRange } from "./rule-engine";
 
-/** A pending run a worker took. */
+/** A pending run a worker took; `lease` is its claim's mark: a later claim writes another. */
 export interface ClaimedRuleRun {
   id: string;
   familyId: string;
   ruleId: string;
   ignoreAttributeLocks: boolean;
+  lease: Date;
 }
 
 /** How long one run may take before its transaction is given up (and the run marked failed). */
@@ -27,80 +29,108 @@ export interface RuleRunChunking {
 }
 export const DEFAULT_RULE_RUN_CHUNKING: RuleRunChunking = { chunkRows: 50_000, lanes: 2 };
 
+const runLockSql = (runId: Prisma.Sql): Prisma.Sql => Prisma.sql`hashtextextended('hearth.finance.rule-run:' || ${runId}::text, 0)`;
+
+/**
+ * Takes the run's advisory lock for the life of `tx`, if nobody holds it: the mark of a worker
+ * applying the run, which PostgreSQL drops with the worker's connection. A lock rather than a
+ * row lock: deleting the rule (its runs go with it) never waits on a run, so a delete that
+ * holds entries a chunk needs cannot wait on the run in turn, out of the deadlock detector's sight.
+ */
+export async function takeRunLock(tx: FinanceTx, runId: string): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${runLockSql(Prisma.sql`${runId}::uuid`)}) AS taken`;
+  return row?.taken === true;
+}
+
 /**
  * The worker's side of rule_runs: pending runs are the queue (they survive restarts). A claim is
- * a lease: `lease_expires_at` keeps other workers off the run until the claimer has opened its
- * holding transaction, which then keeps a lock on the run's row until the run ends, so a slow run
- * is never taken twice. A claimer that dies lets go of the lock with its connection; once the
- * lease has run out too, the next claim takes the run again.
+ * a lease; the worker then holds the run's lock (takeRunLock) in a transaction open for the whole
+ * run. A run whose lease lapsed is taken again only when its lock is free: a dead worker's at
+ * once, a live slow one's never. Every write of the run checks that its lease is still the
+ * claim's, so a worker whose run was taken from it changes nothing more.
  */
 export function createRuleRunQueue(db: FinanceDb, chunking: RuleRunChunking = DEFAULT_RULE_RUN_CHUNKING) {
+  /** The run's row while it is still `run`'s claim. */
+  const claimed = (run: ClaimedRuleRun) => Prisma.sql`id = ${run.id}::uuid AND status = 'pending' AND lease_expires_at = ${run.lease}`;
+
   return {
     /** The oldest pending run that nobody holds (SKIP LOCKED: several instances share the queue). */
     async claim(leaseMs: number): Promise<ClaimedRuleRun | null> {
-      const [row] = await db.$queryRaw<{ id: string; family_id: string; rule_id: string; ignore_attribute_locks: boolean }[]>`
+      const [row] = await db.$queryRaw<{ id: string; family_id: string; rule_id: string; ignore_attribute_locks: boolean; lease_expires_at: Date }[]>`
         UPDATE rule_runs SET lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-         WHERE id = (SELECT id FROM rule_runs
-                      WHERE status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at < now())
-                      ORDER BY executed_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, family_id, rule_id, ignore_attribute_locks`;
+         WHERE id = (SELECT r.id FROM rule_runs r
+                      WHERE r.status = 'pending'
+                        -- CASE: the lock is only ever tried on a run whose lease lapsed, never on one just claimed.
+                        AND CASE WHEN r.lease_expires_at IS NULL THEN true
+                                 WHEN r.lease_expires_at < now() THEN pg_try_advisory_xact_lock(${runLockSql(Prisma.sql`r.id`)})
+                                 ELSE false END
+                      ORDER BY r.executed_at, r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED)
+        RETURNING id, family_id, rule_id, ignore_attribute_locks, lease_expires_at`;
       if (!row) return null;
-      return { id: row.id, familyId: row.family_id, ruleId: row.rule_id, ignoreAttributeLocks: row.ignore_attribute_locks };
+      return { id: row.id, familyId: row.family_id, ruleId: row.rule_id, ignoreAttributeLocks: row.ignore_attribute_locks, lease: row.lease_expires_at };
     },
 
     /**
      * Applies the run's rule chunk by chunk (see RuleRunChunking). Each chunk commits its changes
      * with its counts added to the run's, so the run's row always says what is done: a run that
-     * fails keeps the chunks done before (processed says how many entries), and a run taken again
-     * after its worker died counts processed afresh while what the first attempt modified stays
-     * counted (those entries are not changed twice). Rules that add transfers run as one chunk:
-     * the entries they add must not fall into a later chunk. False when the run was finished meanwhile.
+     * fails keeps the chunks that committed (processed says how many entries), and a run taken
+     * again after its worker died counts processed afresh while what the first attempt modified
+     * stays counted (those entries are not changed twice). A run of one chunk is the rule over all
+     * its matches, as one transaction; so are rules that add transfers, whose new entries must not
+     * fall into a later chunk. False when the run is not this claim's any more (finished, deleted
+     * with its rule, or taken over).
      */
     async execute(run: ClaimedRuleRun, timeoutMs = RULE_RUN_TIMEOUT_MS): Promise<boolean> {
       return db.$transaction(
         async (hold) => {
-          // KEY SHARE keeps claims (FOR UPDATE SKIP LOCKED) off the run, yet lets the chunks'
-          // transactions update its counts (an update of non-key columns needs only NO KEY UPDATE).
-          const [held] = await hold.$queryRaw<{ id: string }[]>`SELECT id FROM rule_runs WHERE id = ${run.id}::uuid AND status = 'pending' FOR KEY SHARE`;
+          // This transaction only holds the lock, idle while the chunks run on other connections.
+          await hold.$executeRawUnsafe(`SET LOCAL idle_in_transaction_session_timeout = 0`);
+          if (!(await takeRunLock(hold, run.id))) return false;
+          const [held] = await hold.$queryRaw<{ id: string }[]>`SELECT id FROM rule_runs WHERE ${claimed(run)}`;
           if (!held) return false;
-          // The rule's runs are deleted with it, so a run still here has its rule.
-          const rule = definitionOf(await hold.rule.findFirstOrThrow({ where: { id: run.ruleId, familyId: run.familyId }, include: RULE_INCLUDE }));
+          // The rule's runs are deleted with it, so a run still here has its rule (or is gone with it now: no row to count on).
+          const found = await hold.rule.findFirst({ where: { id: run.ruleId, familyId: run.familyId }, include: RULE_INCLUDE });
+          if (!found) return false;
+          const rule = definitionOf(found);
           const options = { ignoreLocks: run.ignoreAttributeLocks };
           const addsEntries = rule.actions.some((action) => action.actionType === "set_as_transfer_or_payment");
           const cut = addsEntries ? { chunkRows: Number.MAX_SAFE_INTEGER, lanes: 1 } : chunking;
           const { matched, ends } = await chunkBoundaries(hold, rule, options, cut);
-          await db.$executeRaw`
+          const started = await db.$executeRaw`
             UPDATE rule_runs SET transactions_queued = ${matched}, transactions_processed = 0, pending_jobs_count = ${ends.length}, updated_at = now()
-             WHERE id = ${run.id}::uuid`;
-          const chunks: EntryRange[] = ends.map((upTo, index) => ({ after: index === 0 ? null : ends[index - 1]!, upTo }));
+             WHERE ${claimed(run)}`;
+          if (started === 0) return false;
+          const chunks: (EntryRange | undefined)[] =
+            ends.length === 1 ? [undefined] : ends.map((upTo, index) => ({ after: index === 0 ? null : ends[index - 1]!, upTo }));
           await inLanes(chunks, cut.lanes, (range) =>
             db.$transaction(
               async (tx) => {
-                const done = await applyRule(tx, rule, { ...options, range });
+                const done = await applyRule(tx, rule, { ...options, ...(range && { range }) });
                 const counted = await tx.$executeRaw`
                   UPDATE rule_runs SET transactions_processed = transactions_processed + ${done.matched},
                          transactions_modified = transactions_modified + ${done.modified},
                          pending_jobs_count = GREATEST(pending_jobs_count - 1, 0), updated_at = now()
-                   WHERE id = ${run.id}::uuid AND status = 'pending'`;
-                // Only if this worker lost its hold (its connection dropped) and another ended the run: nothing more of it.
-                if (counted === 0) throw new Error(`rule run ${run.id} ended while a chunk of it was applied`);
+                   WHERE ${claimed(run)}`;
+                // The run was deleted with its rule, or taken over (this worker lost its lock): its chunk is undone.
+                if (counted === 0) throw new Error(`rule run ${run.id} is no longer this worker's`);
               },
               { timeout: timeoutMs, maxWait: 30_000 },
             ),
           );
-          await hold.ruleRun.update({
-            where: { id: run.id },
-            data: { status: "success", pendingJobsCount: 0, leaseExpiresAt: null, errorMessage: null },
-          });
-          return true;
+          const finished = await db.$executeRaw`
+            UPDATE rule_runs SET status = 'success', pending_jobs_count = 0, lease_expires_at = NULL, error_message = NULL, updated_at = now()
+             WHERE ${claimed(run)}`;
+          return finished > 0;
         },
         { timeout: timeoutMs, maxWait: 30_000 },
       );
     },
 
-    /** Records why a run failed; nothing when it was finished meanwhile. */
-    async fail(id: string, message: string): Promise<void> {
-      await db.ruleRun.updateMany({ where: { id, status: "pending" }, data: { status: "failed", errorMessage: message, leaseExpiresAt: null } });
+    /** Records why a run failed, while it is still this claim's. */
+    async fail(run: ClaimedRuleRun, message: string): Promise<void> {
+      await db.$executeRaw`
+        UPDATE rule_runs SET status = 'failed', error_message = ${message}, pending_jobs_count = 0, lease_expires_at = NULL, updated_at = now()
+         WHERE ${claimed(run)}`;
     },
   };
 }

@@ -33,7 +33,7 @@ export function createRuleRunWorker({ queue, log, syncs, pollMs = 500, leaseMs =
       if (await queue.execute(claimed)) syncs.poke();
     } catch (err) {
       log.warn({ err, rule_run_id: claimed.id }, "rule run failed");
-      await queue.fail(claimed.id, publicMessageOf(err));
+      await queue.fail(claimed, publicMessageOf(err));
     }
   }
 
