@@ -377,29 +377,34 @@ describe("rule runs in the background", () => {
   it("a run taken over while a chunk is under way: the chunk is undone, and the old worker neither finishes nor fails the run", async () => {
     const { actor, call, rule, queue } = await chunkedFamily();
     await finance.parts.ruleRunWorker.stop();
-    // Every UPDATE of entries waits a second before it starts: time to take the run over under it.
-    await finance.db.$executeRawUnsafe(
-      `CREATE FUNCTION rule_runs_test_stall() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$ LANGUAGE plpgsql`,
-    );
+    // Every UPDATE of entries waits, before it starts, for a lock the test holds while it takes the run over.
+    await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_stall() RETURNS trigger AS $$
+      BEGIN PERFORM pg_advisory_xact_lock_shared(4242); RETURN NULL; END $$ LANGUAGE plpgsql`);
     await finance.db.$executeRawUnsafe(
       `CREATE TRIGGER rule_runs_test_stall BEFORE UPDATE ON entries FOR EACH STATEMENT EXECUTE FUNCTION rule_runs_test_stall()`,
     );
     try {
       const runId = (await call("rules.apply", { id: rule.id })).data.id;
       const claimed = await queue.claim(LEASE_MS);
-      const running = queue.execute(claimed!);
-      const outcome = running.then(
-        () => "finished",
-        (err: unknown) => String(err),
+      let outcome: Promise<string> | undefined;
+      await finance.db.$transaction(
+        async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(4242)`;
+          outcome = queue.execute(claimed!).then(
+            () => "finished",
+            (err: unknown) => String(err),
+          );
+          // Both lanes' first chunks are under way, stopped at their first UPDATE.
+          await eventually(async () => {
+            const [waiting] = await finance.db.$queryRaw<{ n: bigint }[]>`
+              SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`;
+            expect(Number(waiting!.n)).toBe(2);
+          });
+          // Another worker's claim, as after a lapsed lease: a new lease on the row.
+          await finance.db.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() + interval '1 hour' WHERE id = ${runId}::uuid`;
+        },
+        { timeout: 20_000 },
       );
-      await eventually(async () => {
-        const [stalled] = await finance.db.$queryRaw<
-          { n: bigint }[]
-        >`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'`;
-        expect(Number(stalled!.n)).toBeGreaterThan(0);
-      });
-      // Another worker's claim, as after a lapsed lease: a new lease on the row.
-      await finance.db.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() + interval '1 hour' WHERE id = ${runId}::uuid`;
       expect(await outcome).toMatch(/is no longer this worker's/);
       await queue.fail(claimed!, "the old worker's failure");
       expect((await call("ruleRuns.get", { id: runId })).data).toMatchObject({

@@ -11,7 +11,9 @@ type PrismaClientClass<C> = new (options: { adapter: PrismaPg }) => C;
  * (`pg_pool_connections{pool="prisma"}`).
  */
 export function createPrismaClient<C extends object>(ClientClass: PrismaClientClass<C>, databaseUrl: string, poolSize = 10): C {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // Sessions in UTC, whatever the server's default: the adapter sends a Date as UTC wall-clock
+  // time without an offset, so a timestamptz compared with one (a claim's lease) is only exact in UTC.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, options: "-c TimeZone=UTC" });
   registerPgPool("prisma", pool);
   const client = new ClientClass({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   poolsByClient.set(client, pool);

@@ -43,6 +43,18 @@ export async function takeRunLock(tx: FinanceTx, runId: string): Promise<boolean
 }
 
 /**
+ * takeRunLock, tried for up to two seconds: another worker's claim statement may hold the lock
+ * for a moment (it tries the lock of each lapsed run it reads); a live worker holds it for good.
+ */
+async function waitForRunLock(tx: FinanceTx, runId: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    if (await takeRunLock(tx, runId)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}
+
+/**
  * The worker's side of rule_runs: pending runs are the queue (they survive restarts). A claim is
  * a lease; the worker then holds the run's lock (takeRunLock) in a transaction open for the whole
  * run. A run whose lease lapsed is taken again only when its lock is free: a dead worker's at
@@ -83,19 +95,20 @@ export function createRuleRunQueue(db: FinanceDb, chunking: RuleRunChunking = DE
     async execute(run: ClaimedRuleRun, timeoutMs = RULE_RUN_TIMEOUT_MS): Promise<boolean> {
       return db.$transaction(
         async (hold) => {
-          // This transaction only holds the lock, idle while the chunks run on other connections.
+          // This transaction holds the lock and nothing else: no table lock a migration could
+          // queue behind (and the chunks behind it) while it waits on the chunks. It is idle meanwhile.
           await hold.$executeRawUnsafe(`SET LOCAL idle_in_transaction_session_timeout = 0`);
-          if (!(await takeRunLock(hold, run.id))) return false;
-          const [held] = await hold.$queryRaw<{ id: string }[]>`SELECT id FROM rule_runs WHERE ${claimed(run)}`;
+          if (!(await waitForRunLock(hold, run.id))) return false;
+          const [held] = await db.$queryRaw<{ id: string }[]>`SELECT id FROM rule_runs WHERE ${claimed(run)}`;
           if (!held) return false;
-          // The rule's runs are deleted with it, so a run still here has its rule (or is gone with it now: no row to count on).
-          const found = await hold.rule.findFirst({ where: { id: run.ruleId, familyId: run.familyId }, include: RULE_INCLUDE });
+          // The rule's runs are deleted with it: a rule gone now leaves no run to count on.
+          const found = await db.rule.findFirst({ where: { id: run.ruleId, familyId: run.familyId }, include: RULE_INCLUDE });
           if (!found) return false;
           const rule = definitionOf(found);
           const options = { ignoreLocks: run.ignoreAttributeLocks };
           const addsEntries = rule.actions.some((action) => action.actionType === "set_as_transfer_or_payment");
           const cut = addsEntries ? { chunkRows: Number.MAX_SAFE_INTEGER, lanes: 1 } : chunking;
-          const { matched, ends } = await chunkBoundaries(hold, rule, options, cut);
+          const { matched, ends } = await chunkBoundaries(db, rule, options, cut);
           const started = await db.$executeRaw`
             UPDATE rule_runs SET transactions_queued = ${matched}, transactions_processed = 0, pending_jobs_count = ${ends.length}, updated_at = now()
              WHERE ${claimed(run)}`;

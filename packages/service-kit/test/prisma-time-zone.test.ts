@@ -1,0 +1,32 @@
+// The pool under every service's Prisma client talks UTC, whatever the database's default: the
+// driver adapter sends a Date as UTC wall-clock time without an offset, so leases compared by
+// value (a claim's mark) would miss by the zone's offset, or in a fall-back hour, elsewhere.
+import { afterAll, describe, expect, it } from "vitest";
+import { ensureDatabase } from "../src/migrations/ensure-database";
+import { createPrismaClient, pgPoolOf } from "../src/prisma";
+import { cleanup, freshDatabaseUrl, query } from "./migrations/helpers";
+
+afterAll(cleanup);
+
+/** Enough of a Prisma client class for the pool: the adapter is built and never used. */
+class BareClient {
+  constructor(readonly options: unknown) {}
+}
+
+describe("createPrismaClient's sessions", () => {
+  it("are in UTC on a database whose default zone is another", async () => {
+    const url = freshDatabaseUrl();
+    await ensureDatabase(url);
+    const name = new URL(url).pathname.slice(1);
+    await query(url, `ALTER DATABASE "${name}" SET timezone = 'Europe/Berlin'`);
+    expect((await query<{ TimeZone: string }>(url, "SHOW TimeZone"))[0]!.TimeZone).toBe("Europe/Berlin");
+    const pool = pgPoolOf(createPrismaClient(BareClient, url, 1));
+    try {
+      expect((await pool.query<{ TimeZone: string }>("SHOW TimeZone")).rows[0]!.TimeZone).toBe("UTC");
+      // A wall-clock time without an offset, as the adapter sends a Date, read as that instant in UTC.
+      expect((await pool.query<{ at: Date }>("SELECT '2026-10-25 01:30:00'::timestamptz AS at")).rows[0]!.at.toISOString()).toBe("2026-10-25T01:30:00.000Z");
+    } finally {
+      await pool.end();
+    }
+  });
+});
