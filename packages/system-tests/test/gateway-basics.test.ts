@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import { apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
@@ -120,6 +121,17 @@ describe("gateway basics", () => {
   });
 
   // Last: the gateway stays draining until the file's system stops.
+  it("accepts the README's signup command as written (was: its device type, cli, is not one Sure allows, so it answered 400)", async () => {
+    const readme = await readFile(new URL("../../../README.md", import.meta.url), "utf8");
+    const command = /curl -X POST http:\/\/localhost:3000\/api\/v1\/auth\/signup[^]*?-d '([^']+)'/.exec(readme);
+    expect(command, "the README shows a signup command").not.toBeNull();
+    const body = JSON.parse(command![1]!) as { user: { email: string } };
+    body.user.email = `readme-${Date.now()}@hearth.example`;
+    const answer = await api.post("/api/v1/auth/signup", body);
+    expect(answer.status).toBe(201);
+    expect(answer.body.access_token).toEqual(expect.any(String));
+  });
+
   it("answers /ready 503 draining once shutdown begins, while it still serves requests", async () => {
     system.gateway.drain();
     const ready = await api.get("/ready");
