@@ -87,8 +87,9 @@ try {
   const bareWrites = async (round: number) => {
     const category = await call("POST", "/api/v1/categories", { category: { name: `Bench bare category ${round}` } });
     const tag = await call("POST", "/api/v1/tags", { tag: { name: `bench-bare-${round}` } });
-    // The rule's conditions as plain SQL: $1 family, $2 and $3 the merchants, $4 the amount bound.
-    const match = `e.family_id = $1::uuid AND e.kind = 'transaction' AND e.merchant_id IN ($2::uuid, $3::uuid) AND e.amount_cents < $4`;
+    // The rule's conditions as plain SQL: $1 family, $2 and $3 the merchants, $4 the amount bound
+    // (a rule compares the amount's size, as Sure's does: refunds of those merchants match too).
+    const match = `e.family_id = $1::uuid AND e.kind = 'transaction' AND e.merchant_id IN ($2::uuid, $3::uuid) AND abs(e.amount_cents) < $4`;
     const params = [family.familyId, first!.id, second!.id, threshold!.cents];
     const began = performance.now();
     const moved = await db.$transaction(
