@@ -14,6 +14,10 @@ export function createPrismaClient<C extends object>(ClientClass: PrismaClientCl
   // Sessions in UTC, whatever the server's default: the adapter sends a Date as UTC wall-clock
   // time without an offset, so a timestamptz compared with one (a claim's lease) is only exact in UTC.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, options: "-c TimeZone=UTC" });
+  // A connection the server ends while it is checked out (a restart, a terminated backend) emits
+  // 'error' with nobody listening, which would end the process: the query on it fails instead,
+  // and pg-pool drops it when it comes back (no longer queryable).
+  pool.on("connect", (client) => client.on("error", () => {}));
   registerPgPool("prisma", pool);
   const client = new ClientClass({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   poolsByClient.set(client, pool);

@@ -29,4 +29,21 @@ describe("createPrismaClient's sessions", () => {
       await pool.end();
     }
   });
+
+  it("survive the server ending a connection while it is checked out (was: an unhandled 'error' event ended the process)", async () => {
+    const url = freshDatabaseUrl();
+    await ensureDatabase(url);
+    const pool = pgPoolOf(createPrismaClient(BareClient, url, 2));
+    try {
+      const held = await pool.connect();
+      const pid = (await held.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      await query(url, `SELECT pg_terminate_backend(${pid})`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(held.query("SELECT 1")).rejects.toThrow();
+      held.release();
+      expect((await pool.query<{ one: number }>("SELECT 1 AS one")).rows[0]!.one).toBe(1);
+    } finally {
+      await pool.end();
+    }
+  });
 });
