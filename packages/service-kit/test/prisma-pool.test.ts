@@ -1,6 +1,7 @@
-// The pool under every service's Prisma client talks UTC, whatever the database's default: the
-// driver adapter sends a Date as UTC wall-clock time without an offset, so leases compared by
-// value (a claim's mark) would miss by the zone's offset, or in a fall-back hour, elsewhere.
+// The pool under every service's Prisma client: its sessions talk UTC whatever the database's
+// default (the driver adapter sends a Date as UTC wall-clock time without an offset, so leases
+// compared by value would miss elsewhere), and a connection the server ends under a holder does
+// not end the process.
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureDatabase } from "../src/migrations/ensure-database";
 import { createPrismaClient, pgPoolOf } from "../src/prisma";
