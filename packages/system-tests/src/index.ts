@@ -5,3 +5,4 @@ export { answersWithinOneSecond, eventually } from "./eventually";
 export { expectAuditEntries, pendingOutboxCount, type AuditEntry } from "./audit-helpers";
 export { APP_REDIRECT, followSsoCallback, ssoProviderSettings, ssoSignIn } from "./sso";
 export { accountLine, transactionLine } from "./sure-ndjson";
+export { totpCode } from "./totp";

@@ -1,7 +1,17 @@
-import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { SECOND_DEVICE, TEST_PASSWORD, apiClient, expectAuditEntries, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
+import {
+  SECOND_DEVICE,
+  TEST_PASSWORD,
+  apiClient,
+  expectAuditEntries,
+  signUpUser,
+  startSystem,
+  totpCode,
+  type ApiClient,
+  type TestSystem,
+  type TestUser,
+} from "../src";
 
 let system: TestSystem;
 let api: ApiClient;
@@ -11,11 +21,6 @@ beforeAll(async () => {
   api = apiClient(system.url);
 });
 afterAll(async () => system?.stop());
-
-/** The code an authenticator app shows `steps` time steps (30 s each) from now. */
-function codeAt(secret: string, steps = 0): Promise<string> {
-  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
-}
 
 /** On another device than the sign-up's, whose session the tests use throughout (a login ends its device's earlier sessions). */
 function login(email: string, otpCode?: string) {
@@ -27,7 +32,7 @@ async function userWithMfa(label: string): Promise<{ user: TestUser; secret: str
   const user = await signUpUser(api, label);
   const enrol = await api.post("/api/v1/auth/mfa", undefined, { token: user.accessToken });
   expect(enrol.status).toBe(201);
-  const confirm = await api.post("/api/v1/auth/mfa/confirm", { otp_code: await codeAt(enrol.body.secret, -1) }, { token: user.accessToken });
+  const confirm = await api.post("/api/v1/auth/mfa/confirm", { otp_code: await totpCode(enrol.body.secret, -1) }, { token: user.accessToken });
   expect(confirm.status).toBe(200);
   return { user, secret: enrol.body.secret, backupCodes: confirm.body.backup_codes };
 }
@@ -51,7 +56,7 @@ describe("MFA enrolment", () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body).toMatchObject({ error: "validation_failed", errors: ["Otp code is invalid"] });
 
-    const confirm = await api.post("/api/v1/auth/mfa/confirm", { otp_code: await codeAt(enrol.body.secret) }, auth);
+    const confirm = await api.post("/api/v1/auth/mfa/confirm", { otp_code: await totpCode(enrol.body.secret) }, auth);
     expect(confirm.status).toBe(200);
     expect(confirm.body).toMatchObject({ enabled: true, pending: false, backup_codes_remaining: 10 });
     expect(new Set(confirm.body.backup_codes).size).toBe(10);
@@ -89,7 +94,7 @@ describe("login with MFA", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatchObject({ mfa_required: true });
 
-    const code = await codeAt(secret);
+    const code = await totpCode(secret);
     const right = await login(user.email, code);
     expect(right.status).toBe(200);
     expect(right.body).toMatchObject({ token_type: "Bearer", user: { id: user.id } });
@@ -120,7 +125,7 @@ describe("login with MFA", () => {
     expect((await login(user.email, backupCodes[1])).status).toBe(401);
 
     expect((await api.post("/api/v1/auth/mfa/disable", { otp_code: "999999" }, auth)).status).toBe(422);
-    const disabled = await api.post("/api/v1/auth/mfa/disable", { otp_code: await codeAt(secret) }, auth);
+    const disabled = await api.post("/api/v1/auth/mfa/disable", { otp_code: await totpCode(secret) }, auth);
     expect(disabled.status).toBe(200);
     expect(disabled.body).toEqual({ enabled: false, pending: false, backup_codes_remaining: 0 });
     expect((await login(user.email)).status).toBe(200);
@@ -136,7 +141,7 @@ describe("second-factor guesses under parallel load", () => {
     statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
   // Never a current code: the codes of the steps around now are left out.
   async function wrongCodes(secret: string, count: number): Promise<string[]> {
-    const current = new Set(await Promise.all([-1, 0, 1].map((steps) => codeAt(secret, steps))));
+    const current = new Set(await Promise.all([-1, 0, 1].map((steps) => totpCode(secret, steps))));
     return Array.from({ length: count * 2 }, (_, i) => String(100_000 + i * 7919).slice(-6))
       .filter((code) => !current.has(code))
       .slice(0, count);
@@ -148,7 +153,7 @@ describe("second-factor guesses under parallel load", () => {
     const counts = statusCounts(answers.map((res) => res.status));
     expect(Object.keys(counts).sort()).toEqual(["401", "429"]);
     expect(counts[401]).toBe(5);
-    expect((await login(user.email, await codeAt(secret))).status).toBe(429);
+    expect((await login(user.email, await totpCode(secret))).status).toBe(429);
   });
 
   it("checks at most 5 of 200 wrong codes sent at once to disable MFA, then refuses the right code", async () => {
@@ -158,7 +163,7 @@ describe("second-factor guesses under parallel load", () => {
     const counts = statusCounts(answers.map((res) => res.status));
     expect(Object.keys(counts).sort()).toEqual(["422", "429"]);
     expect(counts[422]).toBe(5);
-    const locked = await api.post("/api/v1/auth/mfa/disable", { otp_code: await codeAt(secret) }, auth);
+    const locked = await api.post("/api/v1/auth/mfa/disable", { otp_code: await totpCode(secret) }, auth);
     expect(locked.status).toBe(429);
     expect(locked.body).toMatchObject({ error: "rate_limit_exceeded" });
     expect(locked.headers.get("retry-after")).toBe(String(locked.body.details.reset_in_seconds));

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
-import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import {
@@ -10,6 +9,7 @@ import {
   eventually,
   pendingOutboxCount,
   startSystem,
+  totpCode,
   type ApiClient,
   type ApiResponse,
   type AuditEntry,
@@ -105,11 +105,6 @@ function findLeaks(texts: { where: string; text: string }[], secrets: Secret[], 
   return leaks;
 }
 
-/** The code an authenticator app shows `steps` time steps (30 s each) from now. */
-function codeAt(secret: string, steps = 0): Promise<string> {
-  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
-}
-
 /** Every audit entry of the admin's family, all pages. */
 async function allAuditEntries(token: string): Promise<AuditEntry[]> {
   const entries: AuditEntry[] = [];
@@ -203,8 +198,8 @@ describe("no secret reaches the logs, the audit log or an error body", () => {
     expect(enrol.status).toBe(201);
     const totpSecret = secret("TOTP secret", enrol.body.secret as string);
     secret("provisioning URI", enrol.body.provisioning_uri as string);
-    const confirmCode = secret("confirmation OTP code", await codeAt(totpSecret, -1));
-    const wrongConfirm = secret("wrong confirmation OTP code", await codeAt(totpSecret, 20));
+    const wrongConfirm = secret("wrong confirmation OTP code", await totpCode(totpSecret, 20));
+    const confirmCode = secret("confirmation OTP code", await totpCode(totpSecret, -1));
     expect((await api.post("/api/v1/auth/mfa/confirm", { otp_code: wrongConfirm }, { token: adminToken })).status).toBe(422);
     const confirm = await api.post("/api/v1/auth/mfa/confirm", { otp_code: confirmCode }, { token: adminToken });
     expect(confirm.status).toBe(200);
@@ -216,8 +211,8 @@ describe("no secret reaches the logs, the audit log or an error body", () => {
     });
 
     expect((await login({ password })).body).toMatchObject({ mfa_required: true });
-    expect((await login({ password, otp_code: secret("wrong login OTP code", await codeAt(totpSecret, 40)) })).status).toBe(401);
-    const withCode = await login({ password, otp_code: secret("login OTP code", await codeAt(totpSecret)) });
+    expect((await login({ password, otp_code: secret("wrong login OTP code", await totpCode(totpSecret, 40)) })).status).toBe(401);
+    const withCode = await login({ password, otp_code: secret("login OTP code", await totpCode(totpSecret)) });
     expect(withCode.status).toBe(200);
     secret("MFA login access token", withCode.body.access_token as string);
     secret("MFA login refresh token", withCode.body.refresh_token as string);
