@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@hearth/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations } from "@hearth/service-kit/migrations";
-import { createFreshDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
+import { createMigratedDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
 import { MIGRATIONS_DIR, createIdentityDb, type IdentityDb } from "../src/db";
 import { createIdempotencyRepository } from "../src/idempotency/idempotency-repository";
 import { createIdempotentRequests } from "../src/idempotency/idempotent-requests";
@@ -11,8 +10,7 @@ let databases: FreshDatabases<"gateway">;
 let db: IdentityDb;
 
 beforeAll(async () => {
-  databases = await createFreshDatabases(testPostgresAdminUrl(), ["gateway"] as const);
-  await applyMigrations({ databaseUrl: databases.urls.gateway, migrationsDir: MIGRATIONS_DIR });
+  databases = await createMigratedDatabases(testPostgresAdminUrl(), { gateway: MIGRATIONS_DIR });
   db = createIdentityDb(databases.urls.gateway);
 });
 afterAll(async () => {

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@hearth/service-kit";
-import { applyMigrations } from "@hearth/service-kit/migrations";
-import { createFreshDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
+import { createMigratedDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
 import { MIGRATIONS_DIR, createIdentityDb, type IdentityDb } from "../src/db";
 import { createIdentitySweeper } from "../src/identity/maintenance/identity-sweeper";
 
@@ -10,8 +9,7 @@ let databases: FreshDatabases<"gateway">;
 let db: IdentityDb;
 
 beforeAll(async () => {
-  databases = await createFreshDatabases(testPostgresAdminUrl(), ["gateway"] as const);
-  await applyMigrations({ databaseUrl: databases.urls.gateway, migrationsDir: MIGRATIONS_DIR });
+  databases = await createMigratedDatabases(testPostgresAdminUrl(), { gateway: MIGRATIONS_DIR });
   db = createIdentityDb(databases.urls.gateway);
 });
 afterAll(async () => {

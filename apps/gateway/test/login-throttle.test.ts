@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@hearth/contracts";
-import { applyMigrations } from "@hearth/service-kit/migrations";
-import { createFreshDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
+import { createMigratedDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
 import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE, type Admission } from "../src/identity/auth/login-throttle";
 import { MIGRATIONS_DIR, createIdentityDb, type IdentityDb } from "../src/db";
 
@@ -9,8 +8,7 @@ let databases: FreshDatabases<"gateway">;
 let db: IdentityDb;
 
 beforeAll(async () => {
-  databases = await createFreshDatabases(testPostgresAdminUrl(), ["gateway"] as const);
-  await applyMigrations({ databaseUrl: databases.urls.gateway, migrationsDir: MIGRATIONS_DIR });
+  databases = await createMigratedDatabases(testPostgresAdminUrl(), { gateway: MIGRATIONS_DIR });
   db = createIdentityDb(databases.urls.gateway);
 });
 afterAll(async () => {

@@ -23,8 +23,7 @@ import {
   type ServiceCall,
 } from "@hearth/service-kit";
 import type { AssistantOptions } from "@hearth/chat/app";
-import { applyMigrations } from "@hearth/service-kit/migrations";
-import { createFreshDatabases } from "@hearth/test-kit";
+import { createMigratedDatabases } from "@hearth/test-kit";
 import { startGroupAtEnd } from "./consumer-group-at-end";
 
 export interface StartSystemOptions {
@@ -83,24 +82,20 @@ export class ServiceHandle {
 }
 
 /**
- * The whole system in this process: fresh databases with every migration applied, the four
- * services and the gateway on free ports, wired exactly as `main.ts` wires them.
+ * The whole system in this process: fresh databases with every migration applied (copies of
+ * migrated templates), the four services and the gateway on free ports, wired exactly as
+ * `main.ts` wires them.
  */
 export async function startSystem(options: StartSystemOptions) {
   const log = createLogger("system-test", options.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent", options.logDestination);
-  const databases = await createFreshDatabases(options.adminUrl, ["gateway", "finance", "chat", "notifications", "audit"] as const);
+  const databases = await createMigratedDatabases(options.adminUrl, {
+    gateway: GATEWAY_MIGRATIONS,
+    finance: FINANCE_MIGRATIONS,
+    chat: CHAT_MIGRATIONS,
+    notifications: NOTIFICATIONS_MIGRATIONS,
+    audit: AUDIT_MIGRATIONS,
+  });
   const { urls } = databases;
-  await Promise.all(
-    (
-      [
-        [urls.gateway, GATEWAY_MIGRATIONS],
-        [urls.finance, FINANCE_MIGRATIONS],
-        [urls.chat, CHAT_MIGRATIONS],
-        [urls.notifications, NOTIFICATIONS_MIGRATIONS],
-        [urls.audit, AUDIT_MIGRATIONS],
-      ] as const
-    ).map(([databaseUrl, migrationsDir]) => applyMigrations({ databaseUrl, migrationsDir })),
-  );
 
   const internalAuthSecret = randomBytes(32).toString("hex");
   const db = {

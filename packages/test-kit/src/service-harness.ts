@@ -3,8 +3,7 @@ import type { Server } from "node:http";
 import { expect } from "vitest";
 import { AppError, type Actor, type ErrorCode, type InternalContext, type ServiceName } from "@hearth/contracts";
 import { createLogger, createServiceClient, listen, type Logger, type ServiceCall } from "@hearth/service-kit";
-import { applyMigrations } from "@hearth/service-kit/migrations";
-import { createFreshDatabases } from "./databases";
+import { createMigratedDatabases } from "./databases";
 import { testPostgresAdminUrl } from "./infra";
 
 interface ServiceParts {
@@ -34,9 +33,8 @@ export interface ServiceUnderTestOptions<Db, Parts> {
 export async function startServiceUnderTest<Db extends { $disconnect(): Promise<void> }, Parts extends ServiceParts>(
   options: ServiceUnderTestOptions<Db, Parts>,
 ): Promise<ServiceUnderTest<Db, Parts>> {
-  const databases = await createFreshDatabases(testPostgresAdminUrl(), [options.service] as const);
+  const databases = await createMigratedDatabases(testPostgresAdminUrl(), { [options.service]: options.migrationsDir } as Record<ServiceName, string>);
   const databaseUrl = databases.urls[options.service];
-  await applyMigrations({ databaseUrl, migrationsDir: options.migrationsDir });
   const db = options.createDb(databaseUrl);
   const internalAuthSecret = randomBytes(32).toString("hex");
   const parts = options.create({ db, log: createLogger(`${options.service}-test`, process.env.TEST_LOG_LEVEL ?? "silent"), internalAuthSecret });
