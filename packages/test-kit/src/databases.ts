@@ -1,14 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { quote, withDatabaseName } from "./database-names";
 import { forgetTemplate, migratedTemplate } from "./template-databases";
-
-function withDatabaseName(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${encodeURIComponent(name)}`;
-  return parsed.toString();
-}
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 export interface FreshDatabases<N extends string> {
   urls: Record<N, string>;

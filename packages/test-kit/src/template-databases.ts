@@ -3,8 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { applyMigrations } from "@hearth/service-kit/migrations";
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+import { quote, withDatabaseName } from "./database-names";
 const TEMPLATE_PREFIX = "hearth_tpl_";
 const DUPLICATE_DATABASE = "42P04";
 const OBJECT_IN_USE = "55006";
@@ -38,10 +37,8 @@ async function migrationsHash(migrationsDir: string): Promise<string> {
 async function buildTemplate(adminUrl: string, name: string, migrationsDir: string): Promise<void> {
   const building = `${name}_b${randomBytes(3).toString("hex")}`;
   await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE ${quote(building)}`));
-  const buildingUrl = new URL(adminUrl);
-  buildingUrl.pathname = `/${building}`;
   try {
-    await applyMigrations({ databaseUrl: buildingUrl.toString(), migrationsDir });
+    await applyMigrations({ databaseUrl: withDatabaseName(adminUrl, building), migrationsDir });
     await withAdmin(adminUrl, async (admin) => {
       // The migration run's sessions may take a moment to end after their clients closed.
       for (let attempt = 0; ; attempt++) {
@@ -68,9 +65,9 @@ async function dropStaleTemplates(admin: pg.Client, key: string, current: string
     `${TEMPLATE_PREFIX}${key}\\_%`,
     current,
   ]);
+  await admin.query("SET lock_timeout = 100");
   for (const { datname } of rows) {
     if (!/^[0-9a-f]{16}$/.test(datname.slice(`${TEMPLATE_PREFIX}${key}_`.length))) continue; // a build under way, or not ours
-    await admin.query("SET lock_timeout = 100");
     await admin.query(`DROP DATABASE IF EXISTS ${quote(datname)}`).catch(() => {});
   }
 }
@@ -80,7 +77,7 @@ const templates = new Map<string, Promise<string>>();
 /**
  * The name of a database with every migration of `migrationsDir` applied, made once per server
  * and set of migrations (and reused by later runs), to copy with `CREATE DATABASE ... TEMPLATE`:
- * a copy takes about 20 ms where applying finance's migrations takes about 700.
+ * copying all five services' databases took 0.1-0.4 s here, applying their migrations 0.6-1.0 s.
  */
 export function migratedTemplate(adminUrl: string, key: string, migrationsDir: string): Promise<string> {
   const memo = `${adminUrl}\0${migrationsDir}`;

@@ -24,7 +24,7 @@ export function testWorkers(): number {
 }
 
 /**
- * A worker runs its files one after another in one module graph (vitest's \`isolate: false\`):
+ * A worker runs its files one after another in one module graph (vitest's `isolate: false`):
  * each file still starts its own systems on its own databases, but the apps' modules are loaded
  * once per worker instead of once per file, which was a fifth of the suites' time.
  * HEARTH_TEST_ISOLATE=1 gives every file a fresh module graph again, to rule out a leak between files.
