@@ -10,8 +10,12 @@ let finance: RunningFinance;
 const LEASE_MS = 60_000;
 
 beforeAll(async () => {
-  // The service's own workers poll once an hour: the test claims by hand.
+  // The test claims by hand, so the service's own import and export workers must not claim at all.
+  // Each one's first poll starts with the service; on a busy machine it could still be on its way
+  // to the database when the test queues its imports, and take one (as it once did in CI). Stopping
+  // them waits for that poll to end.
   finance = await startFinance({ importWorker: { pollMs: 3_600_000 }, familyExportWorker: { pollMs: 3_600_000 } });
+  await Promise.all([finance.parts.importWorker.stop(), finance.parts.exportWorker.stop()]);
 });
 afterAll(async () => finance?.stop());
 
