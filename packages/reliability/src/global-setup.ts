@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startHearth, type RunningHearth } from "./hearth-start";
-import { kafkaBroker, type KafkaBroker } from "./kafka-broker";
+import { kafkaBrokerAt, type KafkaBroker } from "@hearth/test-kit";
 import { createPostgresCluster, type PostgresCluster } from "./postgres-cluster";
 import { freePort } from "./processes";
 import type { StackInfo } from "./stack";
@@ -31,7 +31,7 @@ export default async function setup(project: TestProject) {
 
   try {
     const kafka = { dir: path.join(base, "kafka"), port: await freePort(), controllerPort: await freePort() };
-    const candidate = kafkaBroker(kafka.dir, kafka.port, kafka.controllerPort);
+    const candidate = kafkaBrokerAt(kafka.dir, kafka.port, kafka.controllerPort);
     try {
       await candidate.start();
       broker = candidate;

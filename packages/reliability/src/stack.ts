@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, inject, it } from "vitest";
-import { kafkaBroker, type KafkaBroker } from "./kafka-broker";
+import { kafkaBrokerAt, type KafkaBroker } from "@hearth/test-kit";
 import { postgresClusterAt, type PostgresCluster } from "./postgres-cluster";
 
 export interface StackInfo {
@@ -38,7 +38,7 @@ export function stackOrSkipReason(): Stack | string {
   const readJson = async (file: string) => JSON.parse(await readFile(path.join(info.dataDir, file), "utf8")) as Record<string, unknown>;
   return {
     ...info,
-    broker: kafkaBroker(info.kafka.dir, info.kafka.port, info.kafka.controllerPort),
+    broker: kafkaBrokerAt(info.kafka.dir, info.kafka.port, info.kafka.controllerPort),
     cluster: postgresClusterAt(info.postgres.dir, info.postgres.port),
     serviceUrl: async (service) => `http://127.0.0.1:${((await readJson("run.json")).ports as Record<string, number>)[service]}`,
     secrets: async () => (await readJson("secrets.json")) as Record<string, string>,

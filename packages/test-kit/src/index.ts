@@ -2,7 +2,7 @@ export { startTestPostgres, type TestPostgres } from "./postgres";
 export { freePort, pidOfStartedApp } from "./processes";
 export { startTestKafka, type TestKafka } from "./kafka";
 export { createFreshDatabases, createMigratedDatabases, type FreshDatabases } from "./databases";
-export { kafkaBrokerControl, type KafkaBrokerControl } from "./kafka-broker-control";
+export { kafkaBrokerAt, startPrivateKafkaBroker, type KafkaBroker, type PrivateKafkaBroker } from "./kafka-broker-control";
 export { testPostgresAdminUrl, testKafkaBrokers, testRedisUrl, describeWithKafka } from "./infra";
 export { startServiceUnderTest, newActor, contextOf, expectAppError, type ServiceUnderTest, type ServiceUnderTestOptions } from "./service-harness";
 export { startOidcProvider, type OidcProviderOptions, type OidcTestClient, type OidcTestUser, type TestOidcProvider } from "./oidc-provider";
