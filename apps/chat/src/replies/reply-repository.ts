@@ -35,6 +35,11 @@ export function createReplyRepository(db: ChatDb) {
   /** Ends the answer and its question in one transaction; nothing when the answer is gone or already ended. */
   async function finish(messageId: string, outcome: { status: "complete"; content: string } | { status: "failed"; content: string; error: string }) {
     await db.$transaction(async (tx) => {
+      // The chat's row first, then its messages: the order of a chat's deletion (its cascade), of
+      // ask and of retry. Message first, then chat, deadlocked against a delete of the chat (40P01).
+      const chat = await tx.$queryRaw<{ id: string }[]>`
+        SELECT c.id FROM chats c JOIN chat_messages m ON m.chat_id = c.id WHERE m.id = ${messageId}::uuid FOR NO KEY UPDATE OF c`;
+      if (chat.length === 0) return;
       const ended = await tx.chatMessage.updateManyAndReturn({
         where: { id: messageId, aiResponseStatus: "pending" },
         data: {
