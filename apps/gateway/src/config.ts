@@ -31,13 +31,24 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   /** A session unused this long expires (auth.session.expired); 30 days unless set. */
   SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(2_592_000),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * A refresh token presented again this soon after it was spent, by its session's device, is
+   * answered with the pair it was spent for (two screens refreshing at once), not as a reuse.
+   */
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   FINANCE_URL: ServiceUrlSchema,
   CHAT_URL: ServiceUrlSchema,
   NOTIFICATIONS_URL: ServiceUrlSchema,
   AUDIT_URL: ServiceUrlSchema,
   BODY_LIMIT: z.string().default("1mb"),
-  /** Requests per credential (API key, or a user's bearer tokens) per window; shared by all gateway instances through REDIS_URL when set. */
+  /** Requests per API key per window (signed-in sessions: SESSION_RATE_LIMIT_REQUESTS); shared by all gateway instances through REDIS_URL when set. */
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1000),
+  /**
+   * Requests per user's signed-in sessions (bearer tokens, together) per window: Sure limits API
+   * keys only, and its app spends about 55 requests on one pull-to-refresh, so the budget is one
+   * no person reaches (a thousand refreshes an hour) and stops only a runaway client.
+   */
+  SESSION_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(60_000),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** Redis (redis:// or rediss://) holding the request counts of every gateway instance; unset, each instance counts in memory. */
   REDIS_URL: z

@@ -52,6 +52,7 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
   // Made before the handlers: GET /api/v1/usage reports from the limiter that enforces the limit.
   const rateLimiter = createRateLimiter({
     limit: config.RATE_LIMIT_REQUESTS,
+    sessionLimit: config.SESSION_RATE_LIMIT_REQUESTS,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     redisUrl: config.REDIS_URL,
     log,

@@ -38,6 +38,7 @@ describe("gateway config", () => {
       HOST: "0.0.0.0",
       ACCESS_TOKEN_TTL_SECONDS: 3600,
       REFRESH_TOKEN_TTL_DAYS: 30,
+      REFRESH_REUSE_GRACE_SECONDS: 30,
       BODY_LIMIT: "1mb",
       TRUST_PROXY: 0,
       NODE_ENV: "development",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@hearth/contracts";
 import { createMigratedDatabases, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
-import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE, type Admission } from "../src/identity/auth/login-throttle";
+import { createLoginThrottle, untilUnlocked, DEFAULT_LOGIN_THROTTLE } from "../src/identity/auth/login-throttle";
 import { MIGRATIONS_DIR, createIdentityDb, type IdentityDb } from "../src/db";
 
 let databases: FreshDatabases<"gateway">;
@@ -19,7 +19,7 @@ afterAll(async () => {
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1) + seconds * 1000);
 
 /** Null when the attempt is admitted (and counted), else the seconds its 429 says to wait. */
-async function lockSeconds(admission: Promise<Admission>): Promise<number | null> {
+async function lockSeconds(admission: Promise<unknown>): Promise<number | null> {
   try {
     await admission;
     return null;
@@ -35,11 +35,11 @@ describe("login throttle", () => {
     const throttle = createLoginThrottle(db);
     const email = "locked@example.com";
     for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.accountFailures - 1; i++) {
-      expect(await throttle.admitLogin(email, null, at(i))).toEqual({ lockStarted: false });
+      expect(await throttle.admitLogin(email, null, at(i))).toEqual({ lockStarted: false, countedIp: null });
     }
-    expect(await throttle.admitLogin(email, null, at(10))).toEqual({ lockStarted: true }); // the 5th: locked for 30 s
+    expect(await throttle.admitLogin(email, null, at(10))).toEqual({ lockStarted: true, countedIp: null }); // the 5th: locked for 30 s
     expect(await lockSeconds(throttle.admitLogin(email, null, at(11)))).toBe(29);
-    expect(await throttle.admitLogin(email, null, at(41))).toEqual({ lockStarted: true }); // the 6th: 60 s
+    expect(await throttle.admitLogin(email, null, at(41))).toEqual({ lockStarted: true, countedIp: null }); // the 6th: 60 s
     expect(await lockSeconds(throttle.admitLogin(email, null, at(42)))).toBe(59);
     await throttle.admitLogin(email, null, at(102)); // the 7th: 120 s
     expect(await lockSeconds(throttle.admitLogin(email, null, at(102)))).toBe(120);
@@ -79,7 +79,7 @@ describe("login throttle", () => {
     for (let i = 0; i < 2; i++) await throttle.admitLogin("a@example.com", ip, at(10 + i));
     expect(await lockSeconds(throttle.admitLogin("a@example.com", null, at(20)))).toBeNull();
     // The IP has 4 failures; one more, for any account, locks the IP for every account.
-    expect(await throttle.admitLogin("b@example.com", ip, at(21))).toEqual({ lockStarted: true });
+    expect(await throttle.admitLogin("b@example.com", ip, at(21))).toEqual({ lockStarted: true, countedIp: ip });
     expect(await lockSeconds(throttle.admitLogin("c@example.com", ip, at(22)))).toBe(29);
     expect(await lockSeconds(throttle.admitLogin("c@example.com", "198.51.100.1", at(22)))).toBeNull();
   });
@@ -88,7 +88,7 @@ describe("login throttle", () => {
     const throttle = createLoginThrottle(db, { ...DEFAULT_LOGIN_THROTTLE, accountFailures: 2 });
     const email = "refund@example.com";
     await throttle.admitLogin(email, null, at(0));
-    expect(await throttle.admitLogin(email, null, at(1))).toEqual({ lockStarted: true });
+    expect(await throttle.admitLogin(email, null, at(1))).toEqual({ lockStarted: true, countedIp: null });
     await throttle.refundLogin(email, null);
     expect(await db.loginThrottle.findUniqueOrThrow({ where: { key: `email:${email}` } })).toMatchObject({ failures: 1, lockedUntil: null });
     expect(await lockSeconds(throttle.admitLogin(email, null, at(2)))).toBeNull();
@@ -101,7 +101,34 @@ describe("login throttle", () => {
     for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.secondFactorFailures; i++) await throttle.admitSecondFactor(userId, at(i));
     const locked = await throttle.admitSecondFactor(userId, at(10)).catch((err: unknown) => err);
     expect(locked).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/^Too many wrong codes\. Try again in \d+ seconds\.$/) });
+    expect((locked as AppError).toBody()).toMatchObject({ error: (locked as AppError).message, code: "rate_limit_exceeded" });
     await throttle.secondFactorPassed(userId);
     expect(await lockSeconds(throttle.admitSecondFactor(userId, at(11)))).toBeNull();
+  });
+
+  it("lets a known device through a locked IP, counting it against the account only", async () => {
+    const throttle = createLoginThrottle(db, { ...DEFAULT_LOGIN_THROTTLE, ipFailures: 2 });
+    const ip = "203.0.113.77";
+    await throttle.admitLogin("known-a@example.com", ip, at(0));
+    await throttle.admitLogin("known-b@example.com", ip, at(1)); // the IP's 2nd failure: locked
+    expect(await lockSeconds(throttle.admitLogin("known-c@example.com", ip, at(2)))).toBe(29);
+    expect(await throttle.admitLogin("known-c@example.com", ip, at(2), true)).toEqual({ lockStarted: false, countedIp: null });
+    expect(await db.loginThrottle.findUniqueOrThrow({ where: { key: "email:known-c@example.com" } })).toMatchObject({ failures: 1 });
+    // Not locked, a known device is counted against the IP like any other.
+    expect(await throttle.admitLogin("known-d@example.com", "203.0.113.78", at(3), true)).toEqual({ lockStarted: false, countedIp: "203.0.113.78" });
+  });
+});
+
+describe("untilUnlocked", () => {
+  it("says how long in the unit a person reads", () => {
+    expect([1, 45, 60, 61, 3599, 3600, 7200].map(untilUnlocked)).toEqual([
+      "1 second",
+      "45 seconds",
+      "1 minute",
+      "2 minutes",
+      "60 minutes",
+      "1 hour",
+      "2 hours",
+    ]);
   });
 });

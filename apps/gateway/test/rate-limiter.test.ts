@@ -9,16 +9,33 @@ const REDIS_URL = testRedisUrl();
 
 describe("rate limiter in memory (the embedded default)", () => {
   it("counts each request of a bucket, answers current past the limit, and reads usage without counting", async () => {
-    const limiter = createRateLimiter({ limit: 3, windowSeconds: 3600, log });
+    const limiter = createRateLimiter({ limit: 3, sessionLimit: 3, windowSeconds: 3600, log });
     const currents = [];
-    for (let i = 0; i < 4; i++) currents.push((await limiter.consume("key")).current);
+    for (let i = 0; i < 4; i++) currents.push((await limiter.consume("api_key:key")).current);
     expect(currents).toEqual([1, 2, 3, 4]);
-    const usage = await limiter.usage("key");
+    const usage = await limiter.usage("api_key:key");
     expect(usage).toMatchObject({ limit: 3, current: 4, remaining: 0 });
     expect(usage.resetInSeconds).toBeGreaterThan(0);
     expect(usage.resetInSeconds).toBeLessThanOrEqual(3600);
     expect(usage.resetAt.getTime() % 3_600_000).toBe(0);
-    expect(await limiter.usage("other")).toMatchObject({ current: 0, remaining: 3, resetAt: usage.resetAt });
+    expect(await limiter.usage("api_key:other")).toMatchObject({ current: 0, remaining: 3, resetAt: usage.resetAt });
+    await limiter.stop();
+  });
+
+  it("gives a user's sessions (bearer tokens) their own budget, apart from the API keys' limit", async () => {
+    const limiter = createRateLimiter({ limit: 2, sessionLimit: 5, windowSeconds: 3600, log });
+    for (let i = 0; i < 3; i++) await limiter.consume("api_key:k");
+    expect(await limiter.usage("api_key:k")).toMatchObject({ limit: 2, current: 3, remaining: 0 });
+    const sessions = [];
+    for (let i = 0; i < 5; i++) sessions.push(await limiter.consume("user:u"));
+    expect(sessions.map((usage) => [usage.limit, usage.current, usage.remaining])).toEqual([
+      [5, 1, 4],
+      [5, 2, 3],
+      [5, 3, 2],
+      [5, 4, 1],
+      [5, 5, 0],
+    ]);
+    expect((await limiter.consume("user:u")).current).toBe(6);
     await limiter.stop();
   });
 });
@@ -26,8 +43,8 @@ describe("rate limiter in memory (the embedded default)", () => {
 describe("rate limiter through Redis (REDIS_URL)", () => {
   it("is one count across instances, exact under parallel requests", async () => {
     const [a, b] = [
-      createRateLimiter({ limit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
-      createRateLimiter({ limit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
+      createRateLimiter({ limit: 100, sessionLimit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
+      createRateLimiter({ limit: 100, sessionLimit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
     ];
     const bucket = `test:${randomUUID()}`;
     try {
@@ -45,7 +62,7 @@ describe("rate limiter through Redis (REDIS_URL)", () => {
   });
 
   it("counts in memory while Redis cannot be reached, neither refusing nor letting requests through uncounted", async () => {
-    const limiter = createRateLimiter({ limit: 2, windowSeconds: 60, redisUrl: "redis://127.0.0.1:1", log });
+    const limiter = createRateLimiter({ limit: 2, sessionLimit: 2, windowSeconds: 60, redisUrl: "redis://127.0.0.1:1", log });
     try {
       await limiter.start();
       const currents = [];

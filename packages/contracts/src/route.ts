@@ -37,6 +37,12 @@ export interface SureErrorNames {
    * of the route carries its message as `error` (the code in `code`, see AppErrorOptions.sentenceInError).
    */
   sentenceInError?: true;
+  /**
+   * A refused body is 422 with its sentences joined in `error` and listed in `errors` (code
+   * `validation_failed` in `code`): Sure's auth controller answers `{"errors": [...]}` and its
+   * mobile app shows `error` first (auth_service.dart 18-23), so `error` must be the sentence.
+   */
+  validationInError?: true;
 }
 
 /**

@@ -13,6 +13,7 @@ export interface RunningHearth {
 export const LOAD_FRIENDLY_ENV = {
   LOG_LEVEL: "warn",
   RATE_LIMIT_REQUESTS: "100000000",
+  SESSION_RATE_LIMIT_REQUESTS: "100000000",
   SIGNUP_RATE_LIMIT_REQUESTS: "100000",
 };
 

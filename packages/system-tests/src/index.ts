@@ -6,3 +6,4 @@ export { expectAuditEntries, pendingOutboxCount, type AuditEntry } from "./audit
 export { APP_REDIRECT, followSsoCallback, ssoProviderSettings, ssoSignIn } from "./sso";
 export { accountLine, transactionLine } from "./sure-ndjson";
 export { totpCode } from "./totp";
+export { racingRefreshes } from "./refresh-race";

@@ -38,6 +38,7 @@ function kindOf(route: RouteDef): string | null {
 /** Parametrised routes this suite cannot point at another family's record, and why. */
 const NOT_FAMILY_RECORDS: Record<string, string> = {
   "GET /api/v1/auth/sso/:id/authorize": "public: it starts a sign-in at any enabled provider by design, with no caller family to isolate",
+  "GET /auth/mobile/:provider": "public, Sure's mobile SSO start: it names a provider by its name, not a record of any family, and answers only with redirects",
 };
 
 /**
@@ -87,7 +88,7 @@ let attackers: FuzzFamily;
 let attacker: TestUser;
 
 beforeAll(async () => {
-  system = await startSystem({ adminUrl: testPostgresAdminUrl(), gatewayEnv: { RATE_LIMIT_REQUESTS: "100000" } });
+  system = await startSystem({ adminUrl: testPostgresAdminUrl(), gatewayEnv: { RATE_LIMIT_REQUESTS: "100000", SESSION_RATE_LIMIT_REQUESTS: "100000" } });
   api = apiClient(system.url);
   idp = await startOidcProvider({
     clients: [{ client_id: "hearth", client_secret: VICTIM_IDP_SECRET, redirect_uris: [`${system.url}/api/v1/auth/sso/callback`] }],

@@ -24,7 +24,8 @@ let alice: TestUser;
 let bob: TestUser;
 
 beforeAll(async () => {
-  system = await startSystem({ adminUrl: testPostgresAdminUrl() });
+  // No refresh grace window: a spent token presented again is a reuse at once (sure-mobile-app.test.ts has the window).
+  system = await startSystem({ adminUrl: testPostgresAdminUrl(), gatewayEnv: { REFRESH_REUSE_GRACE_SECONDS: "0" } });
   api = apiClient(system.url);
   expect(system.gateway.publisherName).toBe("audit-service");
   alice = await signUpUser(api, "alice");

@@ -36,7 +36,12 @@ beforeAll(async () => {
     logLevel: "error",
     logDestination: { write: (line: string) => void errorLines.push(line) },
     // Thousands of requests from one key, sign-ups from one address, and a long run's token.
-    gatewayEnv: { RATE_LIMIT_REQUESTS: "100000000", SIGNUP_RATE_LIMIT_REQUESTS: "100000000", ACCESS_TOKEN_TTL_SECONDS: "86400" },
+    gatewayEnv: {
+      RATE_LIMIT_REQUESTS: "100000000",
+      SESSION_RATE_LIMIT_REQUESTS: "100000000",
+      SIGNUP_RATE_LIMIT_REQUESTS: "100000000",
+      ACCESS_TOKEN_TTL_SECONDS: "86400",
+    },
   });
   family = await createFuzzFamily(apiClient(system.url));
 });

@@ -55,6 +55,8 @@ beforeAll(async () => {
     adminUrl: testPostgresAdminUrl(),
     logLevel: "trace",
     logDestination: { write: (line: string) => void logLines.push(line) },
+    // No refresh grace window: the spent token presented again below is a reuse at once.
+    gatewayEnv: { REFRESH_REUSE_GRACE_SECONDS: "0" },
   });
   api = recording(apiClient(system.url));
 });

@@ -15,6 +15,7 @@ import { mcpEndpoint } from "../mcp/mcp-endpoint";
 import type { DownloadLinks } from "../family-data/export-download-links";
 import { loggableUrl } from "./log-url";
 import { mountMetrics } from "./metrics";
+import { mountSignInPage } from "./sign-in-page";
 
 export interface GatewayAppDeps extends RouteBindingDeps {
   log: Logger;
@@ -73,6 +74,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     res.json(await deps.dependencies());
   });
   mountDocs(app);
+  mountSignInPage(app);
   mountExportFile(app, deps.services.finance, deps.downloadLinks);
   mountMessageStream(app, deps);
   app.all("/mcp", mcpEndpoint(deps));

@@ -4,8 +4,14 @@ import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 export interface RateLimitOptions {
-  /** Requests a credential may make per window. */
+  /** Requests an API key may make per window. */
   limit: number;
+  /**
+   * Requests a user's signed-in sessions (bearer tokens) may make together per window. Sure limits
+   * API keys only; its app spends about 55 requests on one pull-to-refresh, so this is set far
+   * above what a person using the app reaches, as a ceiling on a runaway client only.
+   */
+  sessionLimit: number;
   windowSeconds: number;
   /** Counts shared by every gateway instance through this Redis; unset, each instance counts in its own memory. */
   redisUrl?: string | undefined;
@@ -39,10 +45,7 @@ const REDIS_TIMEOUT_MS = 200;
  * rather than refused or let through uncounted.
  */
 export function createRateLimiter(options: RateLimitOptions) {
-  const common = { keyPrefix: KEY_PREFIX, points: options.limit, duration: options.windowSeconds };
-  const memory = new RateLimiterMemory(common);
   let redis: Redis | undefined;
-  let limiter: RateLimiterAbstract = memory;
   if (options.redisUrl) {
     // No offline queue: while Redis is away a command fails at once and the insurance limiter counts.
     redis = new Redis(options.redisUrl, {
@@ -60,8 +63,17 @@ export function createRateLimiter(options: RateLimitOptions) {
       if (reported) options.log.info("rate limiter reached Redis again");
       reported = false;
     });
-    limiter = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
   }
+  /** A counter allowing `points` per window: in Redis when there is one, in memory meanwhile or else. */
+  const counter = (points: number): RateLimiterAbstract => {
+    const common = { keyPrefix: KEY_PREFIX, points, duration: options.windowSeconds };
+    const memory = new RateLimiterMemory(common);
+    return redis ? new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: memory }) : memory;
+  };
+  const apiKeys = { limit: options.limit, counter: counter(options.limit) };
+  const sessions = { limit: options.sessionLimit, counter: counter(options.sessionLimit) };
+  /** API keys and sessions count in buckets of their own names (rateLimitBucket), each under its limit. */
+  const limitOf = (bucket: string) => (bucket.startsWith("api_key:") ? apiKeys : sessions);
 
   const windowMs = options.windowSeconds * 1000;
 
@@ -71,11 +83,11 @@ export function createRateLimiter(options: RateLimitOptions) {
     return { key: `${bucket}:${index}`, end: (index + 1) * windowMs };
   }
 
-  function usageOf(consumed: number, windowEnd: number, at: number): RateLimitUsage {
+  function usageOf(limit: number, consumed: number, windowEnd: number, at: number): RateLimitUsage {
     return {
-      limit: options.limit,
+      limit,
       current: consumed,
-      remaining: Math.max(0, options.limit - consumed),
+      remaining: Math.max(0, limit - consumed),
       resetInSeconds: Math.max(1, Math.ceil((windowEnd - at) / 1000)),
       resetAt: new Date(windowEnd),
     };
@@ -86,11 +98,12 @@ export function createRateLimiter(options: RateLimitOptions) {
     async consume(bucket: string): Promise<RateLimitUsage> {
       const at = Date.now();
       const window = windowOf(bucket, at);
+      const { limit, counter } = limitOf(bucket);
       try {
-        return usageOf((await limiter.consume(window.key)).consumedPoints, window.end, at);
+        return usageOf(limit, (await counter.consume(window.key)).consumedPoints, window.end, at);
       } catch (rejection) {
         // Over the limit: the library rejects with the bucket's state (the request is counted).
-        if (rejection instanceof RateLimiterRes) return usageOf(rejection.consumedPoints, window.end, at);
+        if (rejection instanceof RateLimiterRes) return usageOf(limit, rejection.consumedPoints, window.end, at);
         throw rejection;
       }
     },
@@ -98,7 +111,8 @@ export function createRateLimiter(options: RateLimitOptions) {
     async usage(bucket: string): Promise<RateLimitUsage> {
       const at = Date.now();
       const window = windowOf(bucket, at);
-      return usageOf((await limiter.get(window.key))?.consumedPoints ?? 0, window.end, at);
+      const { limit, counter } = limitOf(bucket);
+      return usageOf(limit, (await counter.get(window.key))?.consumedPoints ?? 0, window.end, at);
     },
     /** Waits for Redis (if configured) to answer before the first request; an unreachable Redis is logged, not fatal. */
     async start(): Promise<void> {

@@ -13,6 +13,7 @@ import { createAuthenticator } from "./auth/authenticator";
 import { createCredentialState } from "./auth/credential-state";
 import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from "./auth/login-throttle";
 import { createPasswordHasher } from "./auth/passwords";
+import { createRefreshRotation } from "./auth/refresh-rotation";
 import { createSignupThrottle } from "./auth/signup-throttle";
 import { createTokenIssuer } from "./auth/token-issuer";
 import { createInvitationHandlers } from "./invitations/invitation-handlers";
@@ -107,6 +108,8 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter, 
       signupThrottle,
       secondFactor,
       sessionExpiry,
+      rotation: createRefreshRotation(config.SECRETS_ENCRYPTION_KEY, config.REFRESH_REUSE_GRACE_SECONDS),
+      accessTokens,
     }),
     ...createMfaHandlers({ mfa, box, secondFactor, withIdentityEvents, throttle }),
     ...createApiKeyHandlers(apiKeys, (userId) => credentials.dropUsers([userId])),

@@ -4,12 +4,30 @@ import { UuidSchema } from "../primitives";
 /** Sure's MobileDevice allows these device types only. */
 export const DeviceTypeSchema = z.enum(["ios", "android", "web"]);
 
+/** What Hearth keeps of a device's name and versions. */
+export const DEVICE_TEXT_KEPT = 255;
+/** The longest device text read at all: a bound on hostile input, far above any phone's. */
+const DEVICE_TEXT_READ = 1_000;
+
+/**
+ * A device's name or version as phones send them: Android's `Platform.operatingSystemVersion`
+ * (the Sure app's `os_version`, device_service.dart) runs 60 to 100 characters and Sure sets no
+ * limit, so a long one is accepted and kept to its first DEVICE_TEXT_KEPT characters, not refused.
+ */
+const DeviceTextSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(DEVICE_TEXT_READ)
+  .transform((text) => Array.from(text).slice(0, DEVICE_TEXT_KEPT).join(""));
+
 export const DeviceSchema = z.object({
+  // The device's identity (a session per user and device): refused past 255, never cut.
   device_id: z.string().trim().min(1).max(255),
-  device_name: z.string().trim().min(1).max(255),
+  device_name: DeviceTextSchema,
   device_type: DeviceTypeSchema,
-  os_version: z.string().trim().min(1).max(50),
-  app_version: z.string().trim().min(1).max(50),
+  os_version: DeviceTextSchema,
+  app_version: DeviceTextSchema,
 });
 export type Device = z.infer<typeof DeviceSchema>;
 
@@ -23,21 +41,30 @@ function checkedByHandler<S extends z.ZodType>(schema: S) {
   return schema.optional().catch(undefined).meta({ description: DEVICE_REQUIRED });
 }
 
+/** A required field missing altogether is answered as Sure's model answers it blank. */
+const blankIfMissing = (sentence: string) => (issue: { input?: unknown }) => (issue.input === undefined ? sentence : undefined);
+
 export const EmailSchema = z
-  .string()
+  .string({ error: blankIfMissing("Email can't be blank") })
   .trim()
   .toLowerCase()
+  .min(1, { message: "Email can't be blank", abort: true })
   .pipe(z.email({ message: "Email is invalid" }))
   .pipe(z.string().max(254));
 
-/** Sure's rule: at least 8 characters with upper and lower case, a digit and a symbol. */
+/**
+ * Sure's rule and sentences (Api::V1::AuthController#validate_password): at least 8 characters
+ * with upper and lower case, a digit and a symbol. Any symbol counts here; Sure's list is
+ * `!@#$%^&*(),.?":{}|<>`, which refuses a password such as "Correct-horse-1".
+ */
 export const PasswordSchema = z
-  .string()
+  .string({ error: blankIfMissing("Password can't be blank") })
+  .min(1, { message: "Password can't be blank", abort: true })
   .min(8, { message: "Password must be at least 8 characters" })
   .max(256, { message: "Password is too long" })
-  .refine((p) => /[a-z]/.test(p) && /[A-Z]/.test(p), { message: "Password must contain upper and lower case letters" })
-  .refine((p) => /\d/.test(p), { message: "Password must contain a number" })
-  .refine((p) => /[^A-Za-z0-9]/.test(p), { message: "Password must contain a special character" });
+  .refine((p) => /[a-z]/.test(p) && /[A-Z]/.test(p), { message: "Password must include both uppercase and lowercase letters" })
+  .refine((p) => /\d/.test(p), { message: "Password must include at least one number" })
+  .refine((p) => /[^A-Za-z0-9]/.test(p), { message: "Password must include at least one special character" });
 
 export const SignupBodySchema = z.object({
   user: z.object({
@@ -50,9 +77,13 @@ export const SignupBodySchema = z.object({
   invite_code: z.string().nullable().optional(),
 });
 
+/**
+ * Sure looks the email up as given and checks the password against it: a malformed email or a
+ * blank password is answered 401 "Invalid email or password" like any wrong pair, not 422.
+ */
 export const LoginBodySchema = z.object({
-  email: EmailSchema,
-  password: z.string().min(1, { message: "Password can't be blank" }).max(256),
+  email: z.string().trim().toLowerCase().max(254),
+  password: z.string().max(1_024),
   otp_code: z.string().nullable().optional(),
   device: checkedByHandler(DeviceSchema),
 });

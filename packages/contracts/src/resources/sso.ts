@@ -3,10 +3,11 @@ import { RoleSchema } from "../context";
 import { TimestampSchema, UuidSchema } from "../primitives";
 import { DeviceSchema, EmailSchema } from "./auth";
 
+/** Sure's provider names too: its app starts Google sign-in as `google_oauth2` (login_screen.dart 388). */
 const ProviderName = z
   .string()
   .trim()
-  .regex(/^[a-z0-9][a-z0-9-]{0,49}$/, { message: "Name must be 1 to 50 lowercase letters, digits or dashes" });
+  .regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, { message: "Name must be 1 to 50 lowercase letters, digits, dashes or underscores" });
 const IssuerUrl = z.url({ protocol: /^https?$/, message: "Issuer must be an http(s) URL" }).max(500);
 const ClaimValues = z.array(z.string().trim().min(1).max(200)).max(50);
 
@@ -71,6 +72,24 @@ export const UpdateSsoProviderBodySchema = z.object({
 /** Where the app wants the browser sent back (a deep link), and the device to sign in on. */
 export const SsoAuthorizeQuerySchema = DeviceSchema.extend({ redirect_uri: z.string().min(1).max(2000) });
 export const SsoAuthorizeResponseSchema = z.object({ authorization_url: z.string() });
+
+/** Sure's mobile SSO start (`/auth/mobile/:provider`): the provider by its name. */
+export const MobileSsoStartParamsSchema = z.object({ provider: z.string().min(1).max(100) });
+const optionalText = z.string().max(1_000).optional().catch(undefined);
+/**
+ * The device as Sure's app puts it in the query (auth_service.dart 403-416). Opened in a browser:
+ * nothing here is refused with a JSON error; the handler sends the browser back to the app with
+ * `error` and `message` instead, as Sure's `mobile_sso_redirect` does.
+ */
+export const MobileSsoStartQuerySchema = z.object({
+  device_id: optionalText,
+  device_name: optionalText,
+  device_type: optionalText,
+  os_version: optionalText,
+  app_version: optionalText,
+});
+/** What Sure's mobile_sso_start requires of the device: its id, name and type; the versions may be left out. */
+export const MobileSsoDeviceSchema = DeviceSchema.partial({ os_version: true, app_version: true });
 export const SsoTestBodySchema = z.object({ redirect_uri: z.string().min(1).max(2000) });
 
 /** What the provider sends the browser back with (RFC 6749 section 4.1.2). */

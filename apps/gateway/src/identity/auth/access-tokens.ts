@@ -45,14 +45,15 @@ export function createAccessTokens(keys: SigningKeyRing, ttlSeconds: number) {
 
   return {
     ttlSeconds,
-    issue(subject: AccessTokenSubject, now = new Date()): Promise<string> {
+    /** `jti` is given for a refresh's token (recomputed from the refresh token: see refresh-rotation). */
+    issue(subject: AccessTokenSubject, now = new Date(), jti: string = randomUUID()): Promise<string> {
       const iat = Math.floor(now.getTime() / 1000);
       return new SignJWT({ fam: subject.familyId, sid: subject.sessionId, role: subject.role, scope: subject.scope })
         .setProtectedHeader({ alg: "HS256", typ: "JWT", kid: keys.active.kid })
         .setSubject(subject.userId)
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
-        .setJti(randomUUID())
+        .setJti(jti)
         .setIssuedAt(iat)
         .setExpirationTime(iat + ttlSeconds)
         .sign(signing);

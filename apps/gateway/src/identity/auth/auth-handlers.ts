@@ -15,7 +15,9 @@ import { toAuthResource } from "./auth-resource";
 import type { LoginThrottle } from "./login-throttle";
 import type { PasswordHasher } from "./passwords";
 import type { SignupThrottle } from "./signup-throttle";
-import type { TokenIssuer } from "./token-issuer";
+import type { AccessTokens } from "./access-tokens";
+import type { RefreshRotation } from "./refresh-rotation";
+import { answerOf, type TokenIssuer } from "./token-issuer";
 
 export interface AuthHandlerDeps {
   accounts: AuthRepository;
@@ -31,6 +33,9 @@ export interface AuthHandlerDeps {
   signupThrottle: SignupThrottle;
   secondFactor: SecondFactor;
   sessionExpiry: SessionExpiry;
+  /** Recomputes a refresh's pair from the token presented, for the grace window. */
+  rotation: RefreshRotation;
+  accessTokens: AccessTokens;
 }
 
 export function createAuthHandlers(deps: AuthHandlerDeps) {
@@ -67,8 +72,11 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
   const login: LocalHandler<"auth.login"> = async ({ input, request }) => {
     // Counted before anything is checked, so parallel guesses get no more checks than the
     // allowance. A refused attempt writes no event: the lockout was recorded when it started.
-    const admission = await deps.throttle.admitLogin(input.email, request.ipAddress);
     const user = await accounts.findLoginUser(input.email);
+    // A device this user signed in on before gets through an IP locked by others' failures (a shared network).
+    const knownDevice = user && input.device ? await sessions.isKnownDevice(user.id, input.device.device_id) : false;
+    const admission = await deps.throttle.admitLogin(input.email, request.ipAddress, new Date(), knownDevice);
+    const ip = admission.countedIp;
     // The reason is kept in the audit log only: the answer is the same for every failure.
     // Written on its own, before the refusal is thrown: a failed login is recorded though the request fails.
     const recordFailure = (error: string, lockStarted: boolean) =>
@@ -85,7 +93,7 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
     if (user.otpEnabledAt) {
       // No code yet is a normal step of an MFA login, not a failure; a wrong code is one, of the login and of the second factor.
       if (!input.otp_code) {
-        await deps.throttle.refundLogin(input.email, request.ipAddress);
+        await deps.throttle.refundLogin(input.email, ip);
         throw MFA_REQUIRED;
       }
       const codeAdmission = await deps.throttle.admitSecondFactor(user.id);
@@ -97,17 +105,17 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
     }
     if (user.suspendedAt) {
       // The right password: not a guess to count.
-      await deps.throttle.refundLogin(input.email, request.ipAddress);
+      await deps.throttle.refundLogin(input.email, ip);
       await recordFailure("user_suspended", false);
       throw LOGIN_DEACTIVATED;
     }
     // Checked once the credentials are, as Sure does; the right password is no guess to count.
     const device = input.device;
     if (!device) {
-      await deps.throttle.refundLogin(input.email, request.ipAddress);
+      await deps.throttle.refundLogin(input.email, ip);
       throw DEVICE_REQUIRED;
     }
-    await deps.throttle.recordSuccess(input.email, request.ipAddress);
+    await deps.throttle.recordSuccess(input.email, ip);
     const membership = user.membership;
     return withIdentityEvents(request, async (tx, record) => {
       const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { device });
@@ -121,23 +129,40 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
   /**
    * Rotates: the presented refresh token is spent and a new pair of the same session is issued,
    * atomically. A token presented again after it was spent means it leaked: the whole session
-   * is revoked (reuse detection) and `auth.token.revoked` recorded, once.
+   * is revoked (reuse detection) and `auth.token.revoked` recorded, once. Except within the
+   * grace window, on the session's own device, while the pair it was spent for is unused: two
+   * screens of an app refreshing at once both get that same pair (refresh-rotation).
    */
   const refresh: LocalHandler<"auth.refresh"> = async ({ input, request }) => {
     if (!input.refresh_token?.trim()) throw REFRESH_TOKEN_REQUIRED;
+    const presented = input.refresh_token;
     const now = new Date();
-    const stored = await sessions.findRefreshToken(sha256(input.refresh_token));
+    const stored = await sessions.findRefreshToken(sha256(presented));
     if (!stored || !stored.user.membership) throw INVALID_REFRESH;
     const { user, session } = stored;
     const membership = stored.user.membership;
+    const subject = { userId: user.id, familyId: membership.familyId, role: membership.role, sessionId: session.id };
     const endForReuse = async (tx: Transaction, record: RecordIdentityEvent) => {
       if (await sessions.revoke(tx, session.id, "refresh_token_reuse", now)) {
         record("auth.token.revoked", { familyId: membership.familyId, user, sessionId: session.id, error: "refresh_token_reuse" });
       }
     };
-    // Whatever device it claims: a spent token is a leaked one.
+    /** The pair this spent token was rotated into, when the grace window still allows answering it again. */
+    const graceAnswer = async (tx: Transaction, spent: { revokedAt: Date | null; replacedById: string | null } | null) => {
+      if (!spent?.revokedAt || !spent.replacedById || user.suspendedAt) return null;
+      if (input.device?.device_id !== session.deviceId || !deps.rotation.withinGrace(spent.revokedAt, now)) return null;
+      const replacement = await sessions.liveReplacement(tx, spent.replacedById, now);
+      if (!replacement) return null;
+      return answerOf(deps.accessTokens, subject, deps.rotation.nextRefreshToken(presented), replacement.createdAt, deps.rotation.accessTokenId(presented));
+    };
+    // Whatever device it claims: a spent token is a leaked one, unless the grace window covers it.
     if (stored.revokedAt) {
-      if (!session.revokedAt) await withIdentityEvents(request, endForReuse);
+      const again = await withIdentityEvents(request, async (tx, record) => {
+        const answer = await graceAnswer(tx, stored);
+        if (!answer && !session.revokedAt) await endForReuse(tx, record);
+        return answer;
+      });
+      if (again) return again;
       throw INVALID_REFRESH;
     }
     if (!input.device) throw DEVICE_REQUIRED;
@@ -153,12 +178,14 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       // sign-in on the same device, a logout); token first deadlocked against a sign-in.
       await sessions.markActive(tx, session.id, now);
       // One conditional update spends it: of requests presenting the same token at once, one
-      // wins; every other one presented a spent token, and ends the session as a reuse does.
+      // wins; every other one presented a spent token (answered by the grace window, or a reuse).
       if (!(await sessions.spendRefreshToken(tx, stored.id, now))) {
-        await endForReuse(tx, record);
-        return null;
+        const answer = await graceAnswer(tx, await sessions.spentToken(tx, stored.id));
+        if (!answer) await endForReuse(tx, record);
+        return answer;
       }
-      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { sessionId: session.id }, now);
+      const derived = { refreshToken: deps.rotation.nextRefreshToken(presented), jti: deps.rotation.accessTokenId(presented) };
+      const tokens = await issueTokens(tx, { userId: user.id, familyId: membership.familyId, role: membership.role }, { sessionId: session.id }, now, derived);
       await sessions.linkReplacement(tx, stored.id, tokens.refreshTokenId);
       record("auth.token.refreshed", { familyId: membership.familyId, user, sessionId: session.id });
       return tokens.response;

@@ -19,7 +19,8 @@ export interface LoginThrottleOptions {
 
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = {
   accountFailures: 5,
-  ipFailures: 20,
+  // A household's or an office's shared address: many people, each mistyping now and then.
+  ipFailures: 100,
   secondFactorFailures: 5,
   baseLockSeconds: 30,
   maxLockSeconds: 3600,
@@ -29,21 +30,33 @@ export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = {
 /** What an admitted attempt learns: whether it is the one that started a lockout (recorded once, if it then fails). */
 export interface Admission {
   lockStarted: boolean;
+  /** The client IP it was counted against: none when there is none, or when the IP was locked and the device is one the user signed in on before. */
+  countedIp: string | null;
 }
 
 interface ThrottleKey {
   key: string;
   allowance: number;
+  /** What the person is told when this key is locked. */
+  locked: string;
 }
 
-const LOGIN_LOCKED = "Too many failed logins.";
-const SECOND_FACTOR_LOCKED = "Too many wrong codes.";
+/** "45 seconds", "3 minutes", "1 hour": how long until the lock ends, as a person reads it. */
+export function untilUnlocked(seconds: number): string {
+  const [amount, unit] = seconds < 60 ? [seconds, "second"] : seconds < 3600 ? [Math.ceil(seconds / 60), "minute"] : [Math.ceil(seconds / 3600), "hour"];
+  return `${amount} ${unit}${amount === 1 ? "" : "s"}`;
+}
 
+/**
+ * A lockout, with its sentence in `error` (Sure's app shows `error`; the code stays in `code`) and
+ * when to come back in `details` and `Retry-After`.
+ */
 function lockedOut(lockedUntil: Date | null, now: Date, what: string): AppError {
   const resetInSeconds = Math.max(1, Math.ceil(((lockedUntil?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
   return new AppError("rate_limit_exceeded", {
-    message: `${what} Try again in ${resetInSeconds} seconds.`,
+    message: `${what} Try again in ${untilUnlocked(resetInSeconds)}.`,
     details: { reset_in_seconds: resetInSeconds },
+    sentenceInError: true,
   });
 }
 
@@ -57,43 +70,71 @@ function lockedOut(lockedUntil: Date | null, now: Date, what: string): AppError 
 export function createLoginThrottle(db: IdentityDb, options: LoginThrottleOptions = DEFAULT_LOGIN_THROTTLE) {
   const throttles = createLoginThrottleRepository(db);
   const ruleOf = (key: ThrottleKey): ThrottleRule => ({ ...options, allowance: key.allowance });
-  const accountKey = (email: string): ThrottleKey => ({ key: `email:${email}`, allowance: options.accountFailures });
+  const accountKey = (email: string): ThrottleKey => ({
+    key: `email:${email}`,
+    allowance: options.accountFailures,
+    locked: "Too many failed sign-ins to this account.",
+  });
   // By /64 for IPv6: one subscriber's block is one allowance.
-  const ipKey = (ip: string): ThrottleKey => ({ key: `ip:${clientIpBucket(ip)}`, allowance: options.ipFailures });
-  // The IP first: a locked IP spraying many emails then leaves no row per email.
-  const loginKeys = (email: string, ip: string | null): ThrottleKey[] => [...(ip ? [ipKey(ip)] : []), accountKey(email)];
-  const secondFactorKey = (userId: string): ThrottleKey => ({ key: `mfa:${userId}`, allowance: options.secondFactorFailures });
+  const ipKey = (ip: string): ThrottleKey => ({
+    key: `ip:${clientIpBucket(ip)}`,
+    allowance: options.ipFailures,
+    locked: "Too many failed sign-ins from this network.",
+  });
+  const secondFactorKey = (userId: string): ThrottleKey => ({ key: `mfa:${userId}`, allowance: options.secondFactorFailures, locked: "Too many wrong codes." });
 
-  /** Counts the attempt against every key, or against none: a locked key gives back what the others counted. */
-  async function admit(keys: ThrottleKey[], now: Date, what: string): Promise<Admission> {
+  /**
+   * Counts the attempt against every key, or against none: a locked key gives back what the
+   * others counted. A key that `mayPass` lets through while locked is passed over, not counted.
+   */
+  async function admit(
+    keys: ThrottleKey[],
+    now: Date,
+    mayPass: (key: ThrottleKey) => boolean = () => false,
+  ): Promise<{ counted: ThrottleKey[]; lockStarted: boolean }> {
     const counted: ThrottleKey[] = [];
     let lockStarted = false;
     for (const key of keys) {
       const attempt = await throttles.count(key.key, ruleOf(key), now);
       if (!attempt) {
+        if (mayPass(key)) continue;
         await refund(counted);
-        throw lockedOut(await throttles.lockedUntil(key.key), now, what);
+        throw lockedOut(await throttles.lockedUntil(key.key), now, key.locked);
       }
       counted.push(key);
       lockStarted ||= attempt.lockedUntil !== null;
     }
-    return { lockStarted };
+    return { counted, lockStarted };
   }
 
   async function refund(keys: ThrottleKey[]): Promise<void> {
     await Promise.all(keys.map((key) => throttles.uncount(key.key, ruleOf(key))));
   }
 
-  const admitLogin = (email: string, ip: string | null, now = new Date()) => admit(loginKeys(email, ip), now, LOGIN_LOCKED);
+  /**
+   * The IP first: a locked IP spraying many emails then leaves no row per email. A locked IP lets
+   * through an attempt from a device the user signed in on before (`knownDevice`): on a shared
+   * network one person's guessing must not lock out everyone else's phones. The account's own
+   * allowance still counts, and bounds the guesses at it.
+   */
+  const loginKeys = (email: string, ip: string | null): ThrottleKey[] => [...(ip ? [ipKey(ip)] : []), accountKey(email)];
+  const isIpKey = (key: ThrottleKey) => key.key.startsWith("ip:");
+
+  async function admitLogin(email: string, ip: string | null, now = new Date(), knownDevice = false): Promise<Admission> {
+    const { counted, lockStarted } = await admit(loginKeys(email, ip), now, (key) => knownDevice && isIpKey(key));
+    return { lockStarted, countedIp: counted.some(isIpKey) ? ip : null };
+  }
 
   return {
     /** Counts a login attempt against the account and the IP before the password is checked; 429 while either is locked. */
     admitLogin,
 
     /** Counts a second-factor code against the user before it is checked; 429 while locked. */
-    admitSecondFactor: (userId: string, now = new Date()) => admit([secondFactorKey(userId)], now, SECOND_FACTOR_LOCKED),
+    admitSecondFactor: async (userId: string, now = new Date()): Promise<Pick<Admission, "lockStarted">> => ({
+      lockStarted: (await admit([secondFactorKey(userId)], now)).lockStarted,
+    }),
 
-    /** The login attempt was no failure (the right password; the code is still to come): its count is taken back. */
+    /** The login attempt was no failure (the right password; the code is still to come): its count is taken back (`ip`: the admission's countedIp). */
     refundLogin: (email: string, ip: string | null) => refund(loginKeys(email, ip)),
 
     /** A successful login clears the account's count; the IP only gets this attempt back (it may be guessing others). */

@@ -26,13 +26,28 @@ export function createSessionRepository(db: IdentityDb) {
       return session.id;
     },
 
-    async createRefreshToken(tx: IdentityTx, token: { userId: string; sessionId: string; tokenHash: string; expiresAt: Date }): Promise<string> {
+    async createRefreshToken(
+      tx: IdentityTx,
+      token: { userId: string; sessionId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
+    ): Promise<string> {
       return (await tx.refreshToken.create({ data: token })).id;
     },
 
     /** The refresh token of this hash with its session and user (and membership). */
     findRefreshToken: (tokenHash: string) =>
       db.refreshToken.findUnique({ where: { tokenHash }, include: { session: true, user: { include: { membership: true } } } }),
+
+    /** Whether the user has signed in on this device before (a session of it, live or ended, is kept). */
+    async isKnownDevice(userId: string, deviceId: string): Promise<boolean> {
+      return (await db.session.count({ where: { userId, deviceId }, take: 1 })) > 0;
+    },
+
+    /** A spent token as its rotation left it, read in the refreshing transaction: when, and what replaced it. */
+    spentToken: (tx: IdentityTx, id: string) => tx.refreshToken.findUnique({ where: { id }, select: { revokedAt: true, replacedById: true } }),
+
+    /** The token a rotation issued, if it is still live (unspent, unexpired, its session not ended). */
+    liveReplacement: (tx: IdentityTx, id: string, now: Date) =>
+      tx.refreshToken.findFirst({ where: { id, revokedAt: null, expiresAt: { gt: now }, session: { revokedAt: null } }, select: { createdAt: true } }),
 
     /** Spends a live refresh token; false when it was spent meanwhile (a concurrent refresh). */
     async spendRefreshToken(tx: IdentityTx, id: string, now: Date): Promise<boolean> {

@@ -178,10 +178,16 @@ export function createSsoFlows({ sso, box, oidc, settings, syncRole, withIdentit
     const identity = await sso.findLinkedIdentity(provider.id, claims.sub);
     if (!identity) {
       const linkingCode = await issueTicket("linking", provider, claims, flow.device, null);
+      // Sure's handle_mobile_sso_onboarding: its app starts the link-or-create screen on `status`
+      // (auth_service.dart 424-434), and fills it from the names and the invitation flag.
       return appUrl(flow.appRedirectUri, {
+        status: "account_not_linked",
         linking_code: linkingCode,
         ...(claims.email ? { email: claims.email } : {}),
+        ...(claims.firstName ? { first_name: claims.firstName } : {}),
+        ...(claims.lastName ? { last_name: claims.lastName } : {}),
         allow_account_creation: String(provider.allowAccountCreation),
+        has_pending_invitation: String(claims.email ? await sso.hasPendingInvitation(claims.email) : false),
       });
     }
     const user = identity.user;

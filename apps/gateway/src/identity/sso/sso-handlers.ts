@@ -1,4 +1,4 @@
-import { AppError, type AuditEventType, type Role } from "@hearth/contracts";
+import { AppError, MobileSsoDeviceSchema, type AuditEventType, type Role } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import { sha256 } from "../../crypto/secrets";
 import type { RecordIdentityEvent, Transaction, WithIdentityEvents } from "../audit/identity-events";
@@ -37,6 +37,8 @@ const LINKING_CODE_REQUIRED = new AuthRefusal("bad_request", "Linking code is re
 const MFA_USERS_SIGN_IN = new AuthRefusal("unauthorized", "MFA users should sign in with email and password", { mfaRequired: true });
 const ACCOUNT_CREATION_DISABLED = new AuthRefusal("forbidden", "SSO account creation is disabled. Please contact an administrator.");
 const PROVIDER_DISABLED = () => new AppError("forbidden", { message: "This SSO provider is disabled" });
+/** Where Sure's mobile SSO sends the browser back (Sure's MobileDevice::CALLBACK_URL). */
+const SURE_APP_CALLBACK = "sureapp://oauth/callback";
 
 /** Sure's mobile SSO endpoints: the start of a sign-in, the provider's callback, and the one-time codes the app redeems. */
 export function createSsoHandlers({
@@ -86,6 +88,34 @@ export function createSsoHandlers({
     if (!provider) throw AppError.notFound("SSO provider");
     if (!provider.enabled) throw PROVIDER_DISABLED();
     return flows.start(provider, { purpose: "login", appRedirectUri, startedById: null, device }, request);
+  };
+
+  /**
+   * Sure's mobile SSO start (sessions#mobile_sso_start): the app opens it in the browser with its
+   * device in the query. On to the provider of that name, or back to the app with `error` and
+   * `message` (Sure's mobile_sso_redirect); the callback and sso_exchange then go as for any start.
+   */
+  const mobileStart: LocalHandler<"sso.mobileStart"> = async ({ input, request }) => {
+    const backToApp = (error: string, message: string) => ({ location: `${SURE_APP_CALLBACK}?${new URLSearchParams({ error, message }).toString()}` });
+    try {
+      await authorizeThrottle.admit(request.ipAddress);
+    } catch (err) {
+      if (err instanceof AppError && err.code === "rate_limit_exceeded") return backToApp("rate_limit_exceeded", err.message);
+      throw err;
+    }
+    const named = await providers.findEnabledByName(input.provider);
+    if (named.length === 0) return backToApp("invalid_provider", "SSO provider not configured");
+    if (named.length > 1) return backToApp("invalid_provider", "More than one family has an SSO provider of this name: sign in with email and password");
+    const device = MobileSsoDeviceSchema.safeParse(input);
+    if (!device.success) return backToApp("missing_device_info", "Device information is required");
+    try {
+      const started = await flows.start(named[0]!, { purpose: "login", appRedirectUri: SURE_APP_CALLBACK, startedById: null, device: device.data }, request);
+      return { location: started.authorization_url };
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return backToApp(err.code, err.message);
+      if (err instanceof AppError && err.code === "service_unavailable") return backToApp(err.code, err.message);
+      throw err;
+    }
   };
 
   const callback: LocalHandler<"sso.callback"> = async ({ input, request }) => flows.complete(input, request);
@@ -193,6 +223,7 @@ export function createSsoHandlers({
 
   return {
     "sso.authorize": authorize,
+    "sso.mobileStart": mobileStart,
     "sso.callback": callback,
     "auth.ssoExchange": exchange,
     "auth.ssoLink": link,

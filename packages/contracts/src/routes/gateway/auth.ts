@@ -3,6 +3,9 @@ import { AuthResponseSchema, LoginBodySchema, RefreshBodySchema, SignupBodySchem
 import { BEARER_WRITE, PUBLIC, WRITE } from "../../route-access";
 import { SsoCreateAccountBodySchema, SsoExchangeBodySchema, SsoLinkBodySchema } from "../../resources/sso";
 
+/** Sure's auth controller puts every refusal's sentence in `error`, validation included. */
+const AUTH_REFUSALS = { validationInError: true } as const;
+
 export const authRoutes = defineResourceRoutes("gateway", "auth", {
   signup: {
     method: "POST",
@@ -13,6 +16,7 @@ export const authRoutes = defineResourceRoutes("gateway", "auth", {
     response: AuthResponseSchema,
     status: 201,
     access: PUBLIC,
+    sureErrors: AUTH_REFUSALS,
   },
   login: {
     method: "POST",
@@ -23,6 +27,7 @@ export const authRoutes = defineResourceRoutes("gateway", "auth", {
     response: AuthResponseSchema,
     status: 200,
     access: PUBLIC,
+    sureErrors: AUTH_REFUSALS,
   },
   refresh: {
     method: "POST",
@@ -33,6 +38,7 @@ export const authRoutes = defineResourceRoutes("gateway", "auth", {
     response: TokenResponseSchema,
     status: 200,
     access: PUBLIC,
+    sureErrors: AUTH_REFUSALS,
   },
   logout: {
     method: "POST",
@@ -62,6 +68,7 @@ export const authRoutes = defineResourceRoutes("gateway", "auth", {
     response: AuthResponseSchema,
     status: 200,
     access: PUBLIC,
+    sureErrors: AUTH_REFUSALS,
   },
   ssoLink: {
     method: "POST",
@@ -72,6 +79,7 @@ export const authRoutes = defineResourceRoutes("gateway", "auth", {
     response: AuthResponseSchema,
     status: 200,
     access: PUBLIC,
+    sureErrors: AUTH_REFUSALS,
   },
   ssoCreateAccount: {
     method: "POST",
@@ -82,5 +90,6 @@ export const authRoutes = defineResourceRoutes("gateway", "auth", {
     response: AuthResponseSchema,
     status: 200,
     access: PUBLIC,
+    sureErrors: AUTH_REFUSALS,
   },
 });

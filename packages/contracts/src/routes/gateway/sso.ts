@@ -1,5 +1,12 @@
 import { defineResourceRoutes } from "../define-resource-routes";
-import { RedirectSchema, SsoAuthorizeQuerySchema, SsoAuthorizeResponseSchema, SsoCallbackQuerySchema } from "../../resources/sso";
+import {
+  MobileSsoStartParamsSchema,
+  MobileSsoStartQuerySchema,
+  RedirectSchema,
+  SsoAuthorizeQuerySchema,
+  SsoAuthorizeResponseSchema,
+  SsoCallbackQuerySchema,
+} from "../../resources/sso";
 import { IdParams, PUBLIC } from "../../route-access";
 
 export const ssoRoutes = defineResourceRoutes("gateway", "sso", {
@@ -12,6 +19,18 @@ export const ssoRoutes = defineResourceRoutes("gateway", "sso", {
     query: SsoAuthorizeQuerySchema,
     response: SsoAuthorizeResponseSchema,
     status: 200,
+    access: PUBLIC,
+  },
+  mobileStart: {
+    method: "GET",
+    path: "/auth/mobile/:provider",
+    summary:
+      "Sure's mobile SSO start, opened in the phone's browser: redirects to the provider named (its configured name), or back to sureapp://oauth/callback with error and message",
+    tag: "SSO",
+    params: MobileSsoStartParamsSchema,
+    query: MobileSsoStartQuerySchema,
+    response: RedirectSchema,
+    status: 302,
     access: PUBLIC,
   },
   callback: {
