@@ -62,6 +62,30 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
   IDENTITY_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** The gateway's public origin (e.g. https://hearth.example); unset = as each request reached it. SSO callbacks use it. */
   PUBLIC_URL: ServiceUrlSchema.optional(),
+  /**
+   * The providers Sure's mobile app may start at `/auth/mobile/{name}`, chosen by the operator as
+   * Sure's are: `name=provider-id` pairs, comma separated (e.g. `google_oauth2=0190...`). Provider
+   * names are a family's own, so a name alone never picks one: any family's admin could otherwise
+   * claim `google_oauth2` and receive everyone's sign-ins.
+   */
+  SSO_MOBILE_PROVIDERS: z
+    .string()
+    .default("")
+    .transform((list, ctx) => {
+      const byName: Record<string, string> = {};
+      for (const pair of list
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        const [name, id] = pair.split("=").map((part) => part.trim());
+        if (!name || !/^[a-z0-9][a-z0-9_-]{0,49}$/.test(name) || !id || !z.uuid().safeParse(id).success) {
+          ctx.addIssue({ code: "custom", message: `"${pair}" is not name=provider-id` });
+          return z.NEVER;
+        }
+        byName[name] = id;
+      }
+      return byName;
+    }),
   /** Deep links (or URLs) the app may ask SSO sign-in to return to; an exact match or a prefix ending in "/" or "?". */
   SSO_APP_REDIRECT_URIS: z
     .string()

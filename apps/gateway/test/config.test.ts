@@ -97,6 +97,18 @@ describe("gateway config", () => {
     expect(problems.sort()).toEqual(["AUDIT_URL", "CHAT_URL", "FINANCE_URL", "NOTIFICATIONS_URL"].map((key) => `${key} is required but not set`));
   });
 
+  it("reads Sure's mobile SSO providers as name=provider-id pairs, and refuses anything else", () => {
+    const id = "0190a0a0-0000-7000-8000-000000000001";
+    expect(loadConfig(GatewayEnvSchema, { ...VALID_ENV, SSO_MOBILE_PROVIDERS: ` google_oauth2=${id} , ` }).SSO_MOBILE_PROVIDERS).toEqual({ google_oauth2: id });
+    expect(loadConfig(GatewayEnvSchema, VALID_ENV).SSO_MOBILE_PROVIDERS).toEqual({});
+    for (const bad of ["google_oauth2", `Google=${id}`, "google_oauth2=not-a-uuid"]) {
+      expect(
+        problemsOf({ ...VALID_ENV, SSO_MOBILE_PROVIDERS: bad }).map((problem) => problem.split(":")[0]),
+        bad,
+      ).toEqual(["SSO_MOBILE_PROVIDERS"]);
+    }
+  });
+
   it("refuses token lifetimes out of range", () => {
     const problems = problemsOf({ ...VALID_ENV, ACCESS_TOKEN_TTL_SECONDS: "30", REFRESH_TOKEN_TTL_DAYS: "0" });
     expect(problems.map((problem) => problem.split(":")[0])).toEqual(["ACCESS_TOKEN_TTL_SECONDS", "REFRESH_TOKEN_TTL_DAYS"]);

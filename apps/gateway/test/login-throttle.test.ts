@@ -106,16 +106,20 @@ describe("login throttle", () => {
     expect(await lockSeconds(throttle.admitSecondFactor(userId, at(11)))).toBeNull();
   });
 
-  it("lets a known device through a locked IP, counting it against the account only", async () => {
+  it("lets a live device through a locked IP, counting it against the account only", async () => {
     const throttle = createLoginThrottle(db, { ...DEFAULT_LOGIN_THROTTLE, ipFailures: 2 });
     const ip = "203.0.113.77";
     await throttle.admitLogin("known-a@example.com", ip, at(0));
     await throttle.admitLogin("known-b@example.com", ip, at(1)); // the IP's 2nd failure: locked
     expect(await lockSeconds(throttle.admitLogin("known-c@example.com", ip, at(2)))).toBe(29);
-    expect(await throttle.admitLogin("known-c@example.com", ip, at(2), true)).toEqual({ lockStarted: false, countedIp: null });
+    let asked = 0;
+    const onLiveDevice = async () => (asked++, true);
+    expect(await throttle.admitLogin("known-c@example.com", ip, at(2), onLiveDevice)).toEqual({ lockStarted: false, countedIp: null });
+    expect(asked).toBe(1);
     expect(await db.loginThrottle.findUniqueOrThrow({ where: { key: "email:known-c@example.com" } })).toMatchObject({ failures: 1 });
     // Not locked, a known device is counted against the IP like any other.
-    expect(await throttle.admitLogin("known-d@example.com", "203.0.113.78", at(3), true)).toEqual({ lockStarted: false, countedIp: "203.0.113.78" });
+    expect(await throttle.admitLogin("known-d@example.com", "203.0.113.78", at(3), onLiveDevice)).toEqual({ lockStarted: false, countedIp: "203.0.113.78" });
+    expect(asked, "asked only while the IP is locked").toBe(1);
   });
 });
 

@@ -36,6 +36,8 @@ describe("rate limiter in memory (the embedded default)", () => {
       [5, 5, 0],
     ]);
     expect((await limiter.consume("user:u")).current).toBe(6);
+    // A bucket of neither kind is a bug of the caller, not a third budget.
+    await expect(limiter.consume("u")).rejects.toThrow(/not a rate limit bucket/);
     await limiter.stop();
   });
 });
@@ -46,7 +48,7 @@ describe("rate limiter through Redis (REDIS_URL)", () => {
       createRateLimiter({ limit: 100, sessionLimit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
       createRateLimiter({ limit: 100, sessionLimit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
     ];
-    const bucket = `test:${randomUUID()}`;
+    const bucket = `api_key:${randomUUID()}`;
     try {
       await Promise.all([a.start(), b.start()]);
       const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 ? a : b).consume(bucket)));
@@ -66,9 +68,9 @@ describe("rate limiter through Redis (REDIS_URL)", () => {
     try {
       await limiter.start();
       const currents = [];
-      for (let i = 0; i < 3; i++) currents.push((await limiter.consume("key")).current);
+      for (let i = 0; i < 3; i++) currents.push((await limiter.consume("api_key:key")).current);
       expect(currents).toEqual([1, 2, 3]);
-      expect((await limiter.usage("key")).current).toBe(3);
+      expect((await limiter.usage("api_key:key")).current).toBe(3);
     } finally {
       await limiter.stop();
     }

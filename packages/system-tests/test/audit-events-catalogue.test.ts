@@ -84,7 +84,8 @@ let secondProviderId: string;
 
 beforeAll(async () => {
   [system, expirySystem] = await Promise.all([
-    startSystem({ adminUrl: testPostgresAdminUrl(), kafkaBrokers: brokers }),
+    // No refresh grace window: auth.token.revoked below is a spent token presented again at once.
+    startSystem({ adminUrl: testPostgresAdminUrl(), kafkaBrokers: brokers, gatewayEnv: { REFRESH_REUSE_GRACE_SECONDS: "0" } }),
     startSystem({ adminUrl: testPostgresAdminUrl(), kafkaBrokers: brokers, gatewayEnv: { SESSION_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS) } }),
   ]);
   expect(system.gateway.publisherName).toBe(brokers ? "kafka" : "audit-service");

@@ -78,13 +78,17 @@ describe("login throttling", () => {
     ).toBe(200);
   });
 
-  it("lets the right password through a locked IP from a device the user signed in on before, counting its failures per account still", async () => {
+  it("lets the right password through a locked IP from a device the account is signed in on, counting its failures per account still", async () => {
     const ip = newIp();
     await Promise.all(Array.from({ length: 100 }, (_, i) => login(`household-${i}@example.com`, "Wrong-password-1", ip)));
-    // signUpUser signed in on DEVICE: that phone is known, on the household's own locked address.
+    // A phone signed out (its session ended) is no longer one the account is signed in on.
+    const away = await signUpUser(api, "household-away");
+    expect((await api.post("/api/v1/auth/logout", undefined, { token: away.accessToken })).status).toBe(204);
+    expect((await login(away.email, TEST_PASSWORD, ip)).body.error).toMatch(/^Too many failed sign-ins from this network\./);
+    // signUpUser signed in on DEVICE: that phone is signed in, on the household's own locked address.
     const user = await signUpUser(api, "household");
     expect((await login(user.email, TEST_PASSWORD, ip)).status).toBe(200);
-    // A known device is no way around the account's own allowance.
+    // A signed-in device is no way around the account's own allowance.
     for (let i = 0; i < 5; i++) expect((await login(user.email, "Wrong-password-1", ip)).status).toBe(401);
     const locked = await login(user.email, TEST_PASSWORD, ip);
     expect(locked.status).toBe(429);

@@ -165,7 +165,7 @@ describe("second-factor guesses under parallel load", () => {
     expect(counts[422]).toBe(5);
     const locked = await api.post("/api/v1/auth/mfa/disable", { otp_code: await totpCode(secret) }, auth);
     expect(locked.status).toBe(429);
-    expect(locked.body).toMatchObject({ error: "rate_limit_exceeded" });
+    expect(locked.body).toMatchObject({ error: expect.stringMatching(/^Too many wrong codes\. Try again in /), code: "rate_limit_exceeded" });
     expect(locked.headers.get("retry-after")).toBe(String(locked.body.details.reset_in_seconds));
   });
 });

@@ -73,7 +73,11 @@ export function createRateLimiter(options: RateLimitOptions) {
   const apiKeys = { limit: options.limit, counter: counter(options.limit) };
   const sessions = { limit: options.sessionLimit, counter: counter(options.sessionLimit) };
   /** API keys and sessions count in buckets of their own names (rateLimitBucket), each under its limit. */
-  const limitOf = (bucket: string) => (bucket.startsWith("api_key:") ? apiKeys : sessions);
+  const limitOf = (bucket: string) => {
+    if (bucket.startsWith("api_key:")) return apiKeys;
+    if (bucket.startsWith("user:")) return sessions;
+    throw new Error(`not a rate limit bucket: ${bucket}`);
+  };
 
   const windowMs = options.windowSeconds * 1000;
 

@@ -42,7 +42,8 @@ function parseQuery(route: RouteDef, req: Request): Record<string, unknown> {
 export function parseRouteInput(route: RouteDef, req: Request, uploaded?: unknown): Record<string, unknown> {
   const merged: Record<string, unknown> = {};
   if (route.params) {
-    const params = route.params.safeParse(req.params);
+    // A path segment PostgreSQL cannot store (NUL) names no record either.
+    const params = withStorableText(route.params).safeParse(req.params);
     if (!params.success) throw AppError.notFound("Record");
     Object.assign(merged, params.data);
   }

@@ -94,6 +94,9 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter, 
     withIdentityEvents,
   });
 
+  // Sure's mobile SSO names: the operator's choice of provider for each (SSO_MOBILE_PROVIDERS).
+  const mobileProviders = config.SSO_MOBILE_PROVIDERS;
+
   // The reset and export download routes need the services too: the gateway adds them (family-data/).
   const local: Omit<LocalHandlers, FamilyResetProcedure | "familyExportDownloads.download"> = {
     ...createAuthHandlers({
@@ -118,7 +121,7 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter, 
     ...createMemberHandlers({ members, sessions, withIdentityEvents }),
     ...createInvitationHandlers(invitations),
     ...createSsoProviderHandlers({ providers, users, box, flows, oidc, withIdentityEvents }),
-    ...createSsoHandlers({ sso, providers, accounts, passwords, throttle, authorizeThrottle, issueTokens, flows, withIdentityEvents }),
+    ...createSsoHandlers({ sso, providers, accounts, passwords, throttle, authorizeThrottle, issueTokens, flows, withIdentityEvents, mobileProviders }),
     ...createSsoIdentityHandlers(createSsoIdentityRepository(db), withIdentityEvents),
   };
   const sweeper = createIdentitySweeper(db, {

@@ -72,11 +72,12 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
   const login: LocalHandler<"auth.login"> = async ({ input, request }) => {
     // Counted before anything is checked, so parallel guesses get no more checks than the
     // allowance. A refused attempt writes no event: the lockout was recorded when it started.
-    const user = await accounts.findLoginUser(input.email);
-    // A device this user signed in on before gets through an IP locked by others' failures (a shared network).
-    const knownDevice = user && input.device ? await sessions.isKnownDevice(user.id, input.device.device_id) : false;
-    const admission = await deps.throttle.admitLogin(input.email, request.ipAddress, new Date(), knownDevice);
+    // A device the account is signed in on gets through an IP locked by others' failures (a shared network).
+    const deviceId = input.device?.device_id;
+    const onLiveDevice = async () => (deviceId ? sessions.isLiveDeviceOf(input.email, deviceId) : false);
+    const admission = await deps.throttle.admitLogin(input.email, request.ipAddress, new Date(), onLiveDevice);
     const ip = admission.countedIp;
+    const user = await accounts.findLoginUser(input.email);
     // The reason is kept in the audit log only: the answer is the same for every failure.
     // Written on its own, before the refusal is thrown: a failed login is recorded though the request fails.
     const recordFailure = (error: string, lockStarted: boolean) =>
@@ -152,8 +153,10 @@ export function createAuthHandlers(deps: AuthHandlerDeps) {
       if (!spent?.revokedAt || !spent.replacedById || user.suspendedAt) return null;
       if (input.device?.device_id !== session.deviceId || !deps.rotation.withinGrace(spent.revokedAt, now)) return null;
       const replacement = await sessions.liveReplacement(tx, spent.replacedById, now);
-      if (!replacement) return null;
-      return answerOf(deps.accessTokens, subject, deps.rotation.nextRefreshToken(presented), replacement.createdAt, deps.rotation.accessTokenId(presented));
+      const refreshToken = deps.rotation.nextRefreshToken(presented);
+      // A pair not derived from this token (rotated before the window existed, or under another key) cannot be answered again.
+      if (!replacement || replacement.tokenHash !== sha256(refreshToken)) return null;
+      return answerOf(deps.accessTokens, subject, refreshToken, replacement.createdAt, deps.rotation.accessTokenId(presented));
     };
     // Whatever device it claims: a spent token is a leaked one, unless the grace window covers it.
     if (stored.revokedAt) {

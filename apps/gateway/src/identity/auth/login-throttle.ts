@@ -90,14 +90,14 @@ export function createLoginThrottle(db: IdentityDb, options: LoginThrottleOption
   async function admit(
     keys: ThrottleKey[],
     now: Date,
-    mayPass: (key: ThrottleKey) => boolean = () => false,
+    mayPass: (key: ThrottleKey) => Promise<boolean> = async () => false,
   ): Promise<{ counted: ThrottleKey[]; lockStarted: boolean }> {
     const counted: ThrottleKey[] = [];
     let lockStarted = false;
     for (const key of keys) {
       const attempt = await throttles.count(key.key, ruleOf(key), now);
       if (!attempt) {
-        if (mayPass(key)) continue;
+        if (await mayPass(key)) continue;
         await refund(counted);
         throw lockedOut(await throttles.lockedUntil(key.key), now, key.locked);
       }
@@ -113,15 +113,16 @@ export function createLoginThrottle(db: IdentityDb, options: LoginThrottleOption
 
   /**
    * The IP first: a locked IP spraying many emails then leaves no row per email. A locked IP lets
-   * through an attempt from a device the user signed in on before (`knownDevice`): on a shared
-   * network one person's guessing must not lock out everyone else's phones. The account's own
-   * allowance still counts, and bounds the guesses at it.
+   * through an attempt from a device the account is signed in on (`onLiveDevice`, asked only then):
+   * on a shared network one person's guessing must not lock out everyone else's phones. A device
+   * id is no secret, so this only gives one address what many addresses always had: the account's
+   * own allowance still counts, and bounds the guesses at it.
    */
   const loginKeys = (email: string, ip: string | null): ThrottleKey[] => [...(ip ? [ipKey(ip)] : []), accountKey(email)];
   const isIpKey = (key: ThrottleKey) => key.key.startsWith("ip:");
 
-  async function admitLogin(email: string, ip: string | null, now = new Date(), knownDevice = false): Promise<Admission> {
-    const { counted, lockStarted } = await admit(loginKeys(email, ip), now, (key) => knownDevice && isIpKey(key));
+  async function admitLogin(email: string, ip: string | null, now = new Date(), onLiveDevice: () => Promise<boolean> = async () => false): Promise<Admission> {
+    const { counted, lockStarted } = await admit(loginKeys(email, ip), now, async (key) => isIpKey(key) && (await onLiveDevice()));
     return { lockStarted, countedIp: counted.some(isIpKey) ? ip : null };
   }
 

@@ -37,9 +37,12 @@ export function createSessionRepository(db: IdentityDb) {
     findRefreshToken: (tokenHash: string) =>
       db.refreshToken.findUnique({ where: { tokenHash }, include: { session: true, user: { include: { membership: true } } } }),
 
-    /** Whether the user has signed in on this device before (a session of it, live or ended, is kept). */
-    async isKnownDevice(userId: string, deviceId: string): Promise<boolean> {
-      return (await db.session.count({ where: { userId, deviceId }, take: 1 })) > 0;
+    /**
+     * Whether the account of this email is signed in on this device now (a live session of it). One
+     * query whether or not the email has an account, so its time tells nothing about that.
+     */
+    async isLiveDeviceOf(email: string, deviceId: string): Promise<boolean> {
+      return (await db.session.count({ where: { deviceId, revokedAt: null, user: { email } }, take: 1 })) > 0;
     },
 
     /** A spent token as its rotation left it, read in the refreshing transaction: when, and what replaced it. */
@@ -47,7 +50,10 @@ export function createSessionRepository(db: IdentityDb) {
 
     /** The token a rotation issued, if it is still live (unspent, unexpired, its session not ended). */
     liveReplacement: (tx: IdentityTx, id: string, now: Date) =>
-      tx.refreshToken.findFirst({ where: { id, revokedAt: null, expiresAt: { gt: now }, session: { revokedAt: null } }, select: { createdAt: true } }),
+      tx.refreshToken.findFirst({
+        where: { id, revokedAt: null, expiresAt: { gt: now }, session: { revokedAt: null } },
+        select: { createdAt: true, tokenHash: true },
+      }),
 
     /** Spends a live refresh token; false when it was spent meanwhile (a concurrent refresh). */
     async spendRefreshToken(tx: IdentityTx, id: string, now: Date): Promise<boolean> {

@@ -21,9 +21,6 @@ export function createSsoProviderRepository(db: IdentityDb) {
     /** Any family's provider: sign-in starts from its id alone. */
     findById: (id: string) => db.ssoProvider.findUnique({ where: { id } }),
 
-    /** Enabled providers of any family with this name (Sure's mobile SSO start names one): two at most, enough to tell one from many. */
-    findEnabledByName: (name: string) => db.ssoProvider.findMany({ where: { name, enabled: true }, take: 2 }),
-
     /** The family's provider, or 404. */
     async find(familyId: string, id: string, tx: IdentityTx | IdentityDb = db): Promise<SsoProviderRow> {
       const row = await tx.ssoProvider.findFirst({ where: { id, familyId } });

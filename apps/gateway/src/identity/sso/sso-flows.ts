@@ -187,7 +187,9 @@ export function createSsoFlows({ sso, box, oidc, settings, syncRole, withIdentit
         ...(claims.firstName ? { first_name: claims.firstName } : {}),
         ...(claims.lastName ? { last_name: claims.lastName } : {}),
         allow_account_creation: String(provider.allowAccountCreation),
-        has_pending_invitation: String(claims.email ? await sso.hasPendingInvitation(claims.email) : false),
+        // Only the provider's own family's invitations, and only for an email the provider vouches for:
+        // otherwise a provider of one family could ask about another's invitations.
+        has_pending_invitation: String(claims.email && claims.emailVerified ? await sso.hasPendingInvitation(provider.familyId, claims.email) : false),
       });
     }
     const user = identity.user;

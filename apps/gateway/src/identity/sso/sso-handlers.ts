@@ -27,6 +27,8 @@ export interface SsoHandlerDeps {
   issueTokens: TokenIssuer;
   flows: SsoFlows;
   withIdentityEvents: WithIdentityEvents;
+  /** SSO_MOBILE_PROVIDERS: Sure's mobile provider names, each the id of one provider. */
+  mobileProviders: Record<string, string>;
 }
 
 // Sure's answers, word for word where its clients show them. The exchange's already has Sure's
@@ -51,6 +53,7 @@ export function createSsoHandlers({
   issueTokens,
   flows,
   withIdentityEvents,
+  mobileProviders,
 }: SsoHandlerDeps) {
   /** Spends a one-time ticket of the given kind inside the transaction, or throws. */
   async function spendTicket(tx: Transaction, code: string, kind: TicketKind, invalid: AppError) {
@@ -92,8 +95,9 @@ export function createSsoHandlers({
 
   /**
    * Sure's mobile SSO start (sessions#mobile_sso_start): the app opens it in the browser with its
-   * device in the query. On to the provider of that name, or back to the app with `error` and
-   * `message` (Sure's mobile_sso_redirect); the callback and sso_exchange then go as for any start.
+   * device in the query. On to the provider the operator gave that name (SSO_MOBILE_PROVIDERS, as
+   * Sure's providers are the instance's), or back to the app with `error` and `message` (Sure's
+   * mobile_sso_redirect); the callback and sso_exchange then go as for any start.
    */
   const mobileStart: LocalHandler<"sso.mobileStart"> = async ({ input, request }) => {
     const backToApp = (error: string, message: string) => ({ location: `${SURE_APP_CALLBACK}?${new URLSearchParams({ error, message }).toString()}` });
@@ -103,17 +107,16 @@ export function createSsoHandlers({
       if (err instanceof AppError && err.code === "rate_limit_exceeded") return backToApp("rate_limit_exceeded", err.message);
       throw err;
     }
-    const named = await providers.findEnabledByName(input.provider);
-    if (named.length === 0) return backToApp("invalid_provider", "SSO provider not configured");
-    if (named.length > 1) return backToApp("invalid_provider", "More than one family has an SSO provider of this name: sign in with email and password");
+    const id = Object.hasOwn(mobileProviders, input.provider) ? mobileProviders[input.provider] : undefined;
+    const provider = id ? await providers.findById(id) : null;
+    if (!provider?.enabled) return backToApp("invalid_provider", "SSO provider not configured");
     const device = MobileSsoDeviceSchema.safeParse(input);
     if (!device.success) return backToApp("missing_device_info", "Device information is required");
     try {
-      const started = await flows.start(named[0]!, { purpose: "login", appRedirectUri: SURE_APP_CALLBACK, startedById: null, device: device.data }, request);
+      const started = await flows.start(provider, { purpose: "login", appRedirectUri: SURE_APP_CALLBACK, startedById: null, device: device.data }, request);
       return { location: started.authorization_url };
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) return backToApp(err.code, err.message);
-      if (err instanceof AppError && err.code === "service_unavailable") return backToApp(err.code, err.message);
+      if (err instanceof AppError && (err.status < 500 || err.code === "service_unavailable")) return backToApp(err.code, err.message);
       throw err;
     }
   };

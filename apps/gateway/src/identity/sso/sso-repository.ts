@@ -45,9 +45,9 @@ export interface NewTicket {
  */
 export function createSsoRepository(db: IdentityDb) {
   return {
-    /** Whether some family invited this email and the invitation is still open (Sure's app tells the person so). */
-    async hasPendingInvitation(email: string, now = new Date()): Promise<boolean> {
-      return (await db.invitation.count({ where: { email, acceptedAt: null, expiresAt: { gt: now } }, take: 1 })) > 0;
+    /** Whether the family invited this email and the invitation is still open (Sure's app tells the person so). */
+    async hasPendingInvitation(familyId: string, email: string, now = new Date()): Promise<boolean> {
+      return (await db.invitation.count({ where: { familyId, email, acceptedAt: null, expiresAt: { gt: now } }, take: 1 })) > 0;
     },
 
     async createFlow(flow: NewFlow): Promise<void> {
