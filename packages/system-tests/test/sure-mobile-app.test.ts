@@ -235,6 +235,17 @@ describe("two screens refreshing at once (item 4)", () => {
     expect((await refreshWith(used.refreshToken)).status).toBe(401);
     expect((await sessionOf(used.userId)).revokedReason).toBe("refresh_token_reuse");
   });
+
+  it("still ends the session when the pair a spent token was rotated into is not the one derived from it", async () => {
+    // As a pair rotated before the window existed, or under another master key, is stored.
+    const user = await androidSignUp("grace-underived");
+    const rotated = await refreshWith(user.refreshToken);
+    expect(rotated.status).toBe(200);
+    const spent = await system.db.gateway.refreshToken.findFirstOrThrow({ where: { userId: user.userId, replacedById: { not: null } } });
+    await system.db.gateway.refreshToken.update({ where: { id: spent.replacedById! }, data: { tokenHash: "0".repeat(64) } });
+    expect((await refreshWith(user.refreshToken)).status).toBe(401);
+    expect((await sessionOf(user.userId)).revokedReason).toBe("refresh_token_reuse");
+  });
 });
 
 describe("a day of app use stays within the sessions' budget (item 6)", () => {
@@ -281,9 +292,9 @@ describe("Sign in with Google from the app: mobile SSO at Sure's path (item 2)",
    * providers (SSO_MOBILE_PROVIDERS). The provider sends the browser back to the test's gateway
    * (PUBLIC_URL), whose callback address the test OpenID provider knows.
    */
-  async function operatorGateway(mobileProviders: Record<string, string>) {
+  async function operatorGateway(mobileProviders: Record<string, string>, settings: Partial<typeof system.config> = {}) {
     const gateway = await createGateway({
-      config: { ...system.config, SSO_MOBILE_PROVIDERS: mobileProviders, PUBLIC_URL: system.url },
+      config: { ...system.config, ...settings, SSO_MOBILE_PROVIDERS: mobileProviders, PUBLIC_URL: system.url },
       db: system.db.gateway,
       log: createLogger("gateway-mobile-sso", "silent"),
     });
@@ -308,6 +319,23 @@ describe("Sign in with Google from the app: mobile SSO at Sure's path (item 2)",
         error: "missing_device_info",
         message: "Device information is required",
       });
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it("sends the app back with rate_limit_exceeded once the address has used its sign-in starts", async () => {
+    const corporate = await familyWithProvider("sso-throttled-admin", "corporate_oidc");
+    // One start a day from an address (a window of its own, apart from the other tests' counts).
+    const gateway = await operatorGateway(
+      { corporate_oidc: corporate },
+      { SSO_AUTHORIZE_RATE_LIMIT_REQUESTS: 1, SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS: 86_400 },
+    );
+    try {
+      await mobileStart(gateway.url, "corporate_oidc");
+      const refused = Object.fromEntries(appCallback(await mobileStart(gateway.url, "corporate_oidc")));
+      expect(refused.error).toBe("rate_limit_exceeded");
+      expect(refused.message).toMatch(/^Too many SSO sign-ins from this address\. Try again in \d+ seconds\.$/);
     } finally {
       await gateway.stop();
     }
