@@ -1,5 +1,6 @@
 import { IMPORT_JSON_LIMIT_BYTES } from "@hearth/contracts";
-import { buildServiceRouter, createServiceServer, databaseReadiness, observeJob, type ServiceDeps } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer, databaseReadiness, databaseUrlOf, observeJob, type ServiceDeps } from "@hearth/service-kit";
+import { createJobRunner } from "@hearth/service-kit/jobs";
 import type { FinanceDb } from "./db";
 import { createAccountHandlers } from "./accounts/account-handlers";
 import { createAccountRepository } from "./accounts/account-repository";
@@ -24,7 +25,8 @@ import { createImportHandlers } from "./imports/import-handlers";
 import { createImportRepository } from "./imports/import-repository";
 import { createImportSessionHandlers } from "./imports/sessions/import-session-handlers";
 import { createImportSessionRepository } from "./imports/sessions/import-session-repository";
-import { DEFAULT_IMPORT_WORKER, createImportWorker, type ImportWorkerOptions } from "./imports/import-worker";
+import { DEFAULT_IMPORT_PUBLISH, importPublishJob, type ImportPublishOptions } from "./imports/import-publish-job";
+import { IMPORT_PUBLISH_QUEUE } from "./imports/import-publish-queue";
 import { DEFAULT_FAMILY_EXPORT_WORKER, createFamilyExportWorker, type FamilyExportWorkerOptions } from "./family-exports/family-export-worker";
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
@@ -68,8 +70,10 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   familyPurge?: Partial<FamilyPurgeLimits>;
   /** How the export worker polls and holds a build (tests shorten it). */
   familyExportWorker?: Partial<FamilyExportWorkerOptions>;
-  /** How the import worker polls and holds a publish (tests shorten it). */
-  importWorker?: Partial<ImportWorkerOptions>;
+  /** How long an import's publish may take (tests shorten it). */
+  importPublish?: Partial<ImportPublishOptions>;
+  /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */
+  jobs?: { pollMs?: number; heartbeatMs?: number };
   /** Provider connections: which bridge addresses are reached (PROVIDER_ALLOW_PRIVATE_HOSTS), timeouts, and how their worker polls. */
   providerConnections?: Partial<ProviderConnectionOptions>;
 };
@@ -100,7 +104,13 @@ export function createFinanceService(deps: FinanceDeps) {
   const rules = createRulesModule(db, deps.log, worker);
   const familyExports = createFamilyExportRepository(db);
   const importRepository = createImportRepository(db);
-  const importWorker = createImportWorker(db, importRepository, deps.log, { ...DEFAULT_IMPORT_WORKER, ...deps.importWorker });
+  const jobs = createJobRunner({
+    databaseUrl: databaseUrlOf(db),
+    db,
+    log: deps.log,
+    definitions: [importPublishJob(db, importRepository, deps.log, { ...DEFAULT_IMPORT_PUBLISH, ...deps.importPublish })],
+    ...deps.jobs,
+  });
   const exportWorker = createFamilyExportWorker(db, familyExports, deps.log, { ...DEFAULT_FAMILY_EXPORT_WORKER, ...deps.familyExportWorker });
   const providers = createProviderConnectionsModule(db, deps.log, deps.internalAuthSecret, deps.providerConnections);
   const router = buildServiceRouter(
@@ -123,8 +133,8 @@ export function createFinanceService(deps: FinanceDeps) {
       ...recurring.handlers,
       ...rules.handlers,
       ...createFamilyExportHandlers(familyExports, () => exportWorker.poke()),
-      ...createImportHandlers(importRepository, familyCurrency, () => importWorker.poke()),
-      ...createImportSessionHandlers(createImportSessionRepository(db), () => importWorker.poke()),
+      ...createImportHandlers(importRepository, familyCurrency, () => jobs.poke(IMPORT_PUBLISH_QUEUE)),
+      ...createImportSessionHandlers(createImportSessionRepository(db), () => jobs.poke(IMPORT_PUBLISH_QUEUE)),
       ...createBudgetHandlers(budgetRepository),
       ...providers.handlers,
     },
@@ -153,18 +163,18 @@ export function createFinanceService(deps: FinanceDeps) {
     recurringWorker: recurring.worker,
     ruleRunWorker: rules.worker,
     exportWorker,
-    importWorker,
+    jobs,
     providerSyncWorker: providers.worker,
     start: async () => {
       await worker.start();
       await recurring.worker.start();
       await rules.worker.start();
       exportWorker.start();
-      importWorker.start();
+      jobs.start();
       providers.worker.start();
     },
     stop: async () => {
-      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop(), exportWorker.stop(), importWorker.stop(), providers.worker.stop()]);
+      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop(), exportWorker.stop(), jobs.stop(), providers.worker.stop()]);
     },
   };
 }

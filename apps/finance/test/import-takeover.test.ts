@@ -1,57 +1,87 @@
-// An import whose publishing worker died is taken over as soon as its publish lock is free (the
-// worker's connection gone), not after the rest of its 15-minute lease; a live worker's is never
-// taken; and the dead worker's late failure does not overwrite the new worker's claim.
+// An import whose publishing worker lost its job (its process died: here its job connection, the
+// one holding the job's lock, is ended) is taken over at once by another instance, not after a
+// lease; the old worker, still blocked mid-publish, then writes nothing: its rows, its progress
+// and its end are rolled back, and the import ends complete with every row once.
+import pg from "pg";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createImportRepository, takePublishLock } from "../src/imports/import-repository";
-import { DEFAULT_IMPORT_WORKER } from "../src/imports/import-worker";
-import { holdingTransaction, newActor, queuedEmptyImport, startFinance, type RunningFinance } from "./support";
+import { databaseUrlOf } from "@hearth/service-kit";
+import { createJobRunner } from "@hearth/service-kit/jobs";
+import { importPublishJob } from "../src/imports/import-publish-job";
+import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue";
+import { createImportRepository } from "../src/imports/import-repository";
+import { eventually, financeAs, newActor, startFinance, type RunningFinance } from "./support";
 
+const ROWS = 2_000;
 let finance: RunningFinance;
 
 beforeAll(async () => {
-  // The test claims by hand: the service's own worker is stopped (its first pass, late on a busy
-  // machine, would otherwise claim the test's import).
-  finance = await startFinance({ importWorker: { pollMs: 3_600_000 } });
-  await finance.parts.importWorker.stop();
+  finance = await startFinance({ jobs: { pollMs: 50, heartbeatMs: 100 } });
 });
 afterAll(async () => finance?.stop());
 
-describe("a publish whose worker died", () => {
-  it("is taken over once its publish lock is free, never while a live worker holds it; the dead worker's failure is ignored", async () => {
-    const imports = createImportRepository(finance.db);
-    const id = await queuedEmptyImport(finance, newActor().familyId);
-    const first = await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs);
-    expect(first?.id).toBe(id);
-    // Just claimed: its worker is still starting its transaction.
-    expect(await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs)).toBeNull();
+describe("a publish whose worker lost its job", () => {
+  it("is taken over at once by another instance; the old worker's rows, progress and end are not kept", async () => {
+    const actor = newActor();
+    const call = financeAs(finance, actor);
+    const account = await call("accounts.create", { account: { name: "Checking", account_type: "depository", balance: 100 } });
+    const csv = ["date,amount,name", ...Array.from({ length: ROWS }, (_, i) => `2024-01-${String(1 + (i % 28)).padStart(2, "0")},-${1 + i}.00,Row ${i}`)].join(
+      "\n",
+    );
 
-    await finance.db.import.update({ where: { id }, data: { claimedAt: new Date(Date.now() - 60_000) } });
-    // A live worker's publish: its transaction holds the import's publish lock.
-    const live = await holdingTransaction(finance.db, (tx) => takePublishLock(tx, id));
-    expect(live.value).toBe(true);
-    try {
-      expect(await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs)).toBeNull();
-    } finally {
-      await live.release();
-    }
-
-    // The worker's connection is gone (its lock with it): taken over now, 14 minutes before its lease ends.
-    const second = await imports.claim(DEFAULT_IMPORT_WORKER.leaseMs);
-    expect(second?.id).toBe(id);
-    expect(second!.lease.getTime()).toBeGreaterThan(first!.lease.getTime());
-
-    // The first worker, slow to start its transaction, finds the lock free but the claim gone: it writes nothing.
-    await finance.db.$transaction(async (tx) => {
-      expect(await takePublishLock(tx, id)).toBe(true);
-      expect(await imports.stillClaimed(tx, first!)).toBe(false);
-      expect(await imports.stillClaimed(tx, second!)).toBe(true);
+    // The publish writes every row, then bumps the family's ledger version: holding that row keeps it there.
+    const blocker = new pg.Client({ connectionString: databaseUrlOf(finance.db) });
+    await blocker.connect();
+    const other = createJobRunner({
+      databaseUrl: databaseUrlOf(finance.db),
+      db: finance.db,
+      log: pino({ level: "silent" }),
+      definitions: [importPublishJob(finance.db, createImportRepository(finance.db), pino({ level: "silent" }))],
+      heartbeatMs: 100,
     });
-    // Its progress does not overwrite the second worker's.
-    await imports.progress(second!, 7);
-    await imports.progress(first!, 3);
-    expect((await finance.db.import.findUniqueOrThrow({ where: { id } })).rowsDone).toBe(7);
-    // The first worker, late, fails its publish: the import stays the second worker's.
-    await imports.fail(first!, "The import could not be published");
-    expect(await finance.db.import.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "importing", leaseExpiresAt: second!.lease });
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("SELECT 1 FROM ledger_versions WHERE family_id = $1 FOR UPDATE", [actor.familyId]);
+      const created = await call("imports.create", {
+        type: "TransactionImport",
+        account_id: account.id,
+        raw_file_content: csv,
+        publish: true,
+        date_format: "%Y-%m-%d",
+      });
+      const importId = created.data.id as string;
+      await eventually(async () => {
+        const row = await finance.db.import.findUniqueOrThrow({ where: { id: importId } });
+        if (row.rowsDone < ROWS) throw new Error(`${row.rowsDone} rows written so far`);
+      });
+
+      // The worker's job connection ends, as with its process: the job's lock is free.
+      const { rows: ended } = await blocker.query<{ at: Date }>(
+        `SELECT now() AS at, pg_terminate_backend(pid) FROM pg_locks
+          WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND classid = ((hashtextextended('hearth.job:' || $1, 0) >> 32) & 4294967295)::oid`,
+        [(await finance.db.job.findFirstOrThrow({ where: { subjectId: importId } })).id],
+      );
+      expect(ended).toHaveLength(1);
+      // Another instance takes it over now (its publish then waits for the same row).
+      const drained = other.drain(IMPORT_PUBLISH_QUEUE);
+      const job = await eventually(async () => {
+        const found = await finance.db.job.findFirstOrThrow({ where: { subjectId: importId } });
+        if (found.attempts < 2) throw new Error("not taken over yet");
+        return found;
+      });
+      expect(job.startedAt!.getTime() - ended[0]!.at.getTime(), "taken over at once, not after a lease").toBeLessThan(2_000);
+
+      await blocker.query("ROLLBACK");
+      await drained;
+      const [books] = await finance.db.$queryRaw<{ entries: number; names: number }[]>`
+        SELECT count(*)::int AS entries, count(DISTINCT name)::int AS names FROM entries WHERE import_id = ${importId}::uuid`;
+      expect(books).toEqual({ entries: ROWS, names: ROWS });
+      expect(await finance.db.import.findUniqueOrThrow({ where: { id: importId } })).toMatchObject({ status: "complete", rowsDone: ROWS, error: null });
+      expect(await finance.db.job.findFirstOrThrow({ where: { subjectId: importId } })).toMatchObject({ status: "succeeded", attempts: 2 });
+    } finally {
+      await blocker.end();
+      await other.stop();
+    }
   });
 });

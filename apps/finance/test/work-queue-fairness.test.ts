@@ -1,8 +1,13 @@
-// The import and export workers' queues: families take turns at imports (one family's hundred
-// never all run before another's one), two workers never take the same job, and a family asking
-// for exports again and again while one waits gets that one.
+// The import and export queues: families take turns at imports (one family's hundred never all
+// run before another's one), two instances never run the same publish, and a family asking for
+// exports again and again while one waits gets that one.
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseUrlOf } from "@hearth/service-kit";
+import { createJobRunner } from "@hearth/service-kit/jobs";
 import { ExportTakenOver, createFamilyExportRepository } from "../src/family-exports/family-export-repository";
+import { importPublishJob } from "../src/imports/import-publish-job";
+import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue";
 import { createImportRepository } from "../src/imports/import-repository";
 import { newActor, queuedEmptyImport, startFinance, type RunningFinance } from "./support";
 
@@ -10,20 +15,35 @@ let finance: RunningFinance;
 const LEASE_MS = 60_000;
 
 beforeAll(async () => {
-  // The test claims by hand, so the service's own import and export workers must not claim at all.
-  // Each one's first poll starts with the service; on a busy machine it could still be on its way
-  // to the database when the test queues its imports, and take one (as it once did in CI). Stopping
-  // them waits for that poll to end.
-  finance = await startFinance({ importWorker: { pollMs: 3_600_000 }, familyExportWorker: { pollMs: 3_600_000 } });
-  await Promise.all([finance.parts.importWorker.stop(), finance.parts.exportWorker.stop()]);
+  // The test runs the queues by hand, so the service's own job runner and export worker must not
+  // at all. Each one's first poll starts with the service; on a busy machine it could still be on
+  // its way to the database when the test queues its imports, and take one (as it once did in
+  // CI). Stopping them waits for that poll to end.
+  finance = await startFinance({ jobs: { pollMs: 3_600_000 }, familyExportWorker: { pollMs: 3_600_000 } });
+  await Promise.all([finance.parts.jobs.stop(), finance.parts.exportWorker.stop()]);
 });
 afterAll(async () => finance?.stop());
+
+/** An instance's job runner of import publishes, on the test's database. */
+const importRunner = () =>
+  createJobRunner({
+    databaseUrl: databaseUrlOf(finance.db),
+    db: finance.db,
+    log: pino({ level: "silent" }),
+    definitions: [importPublishJob(finance.db, createImportRepository(finance.db), pino({ level: "silent" }))],
+  });
 
 /** An import of `familyId` queued for publishing at `minute` past a fixed hour (so the order is the test's, not the clock's). */
 async function queuedImport(familyId: string, minute: number): Promise<string> {
   const id = await queuedEmptyImport(finance, familyId);
-  await finance.db.import.update({ where: { id }, data: { publishRequestedAt: new Date(Date.UTC(2020, 0, 1, 0, minute)) } });
+  await finance.db.job.updateMany({ where: { subjectId: id }, data: { runAfter: new Date(Date.UTC(2020, 0, 1, 0, minute)) } });
   return id;
+}
+
+/** The imports of these families in the order their publishes ran. */
+async function publishOrder(families: string[]): Promise<string[]> {
+  const jobs = await finance.db.job.findMany({ where: { queue: IMPORT_PUBLISH_QUEUE, familyId: { in: families } }, orderBy: { startedAt: "asc" } });
+  return jobs.map((job) => job.subjectId!);
 }
 
 describe("the import queue", () => {
@@ -34,27 +54,36 @@ describe("the import queue", () => {
     const a3 = await queuedImport(a, 3);
     const b1 = await queuedImport(b, 4);
     const c1 = await queuedImport(c, 5);
-    const imports = createImportRepository(finance.db);
-    const order: string[] = [];
-    for (let i = 0; i < 5; i++) order.push((await imports.claim(LEASE_MS))!.id);
-    // Oldest first, as before, would be a1, a2, a3, b1, c1.
-    expect(order).toEqual([a1, b1, c1, a2, a3]);
-    expect(await imports.claim(LEASE_MS)).toBeNull();
+    const runner = importRunner();
+    try {
+      await runner.drain(IMPORT_PUBLISH_QUEUE);
+      // Oldest first, as before, would be a1, a2, a3, b1, c1.
+      expect(await publishOrder([a, b, c])).toEqual([a1, b1, c1, a2, a3]);
 
-    // Later, a family served before waits behind one never served, though it asked first.
-    const a4 = await queuedImport(a, 6);
-    const d1 = await queuedImport(d, 7);
-    expect((await imports.claim(LEASE_MS))!.id).toBe(d1);
-    expect((await imports.claim(LEASE_MS))!.id).toBe(a4);
+      // Later, a family served before waits behind one never served, though it asked first.
+      const a4 = await queuedImport(a, 6);
+      const d1 = await queuedImport(d, 7);
+      await runner.drain(IMPORT_PUBLISH_QUEUE);
+      expect((await publishOrder([a, d])).slice(-2)).toEqual([d1, a4]);
+    } finally {
+      await runner.stop();
+    }
     await finance.db.import.deleteMany({ where: { familyId: { in: [a, b, c, d] } } });
   });
 
-  it("hands one job to one of two workers claiming at once", async () => {
+  it("hands one publish to one of two instances claiming at once", async () => {
     const family = newActor().familyId;
     const only = await queuedImport(family, 10);
-    const imports = createImportRepository(finance.db);
-    const claims = await Promise.all(Array.from({ length: 6 }, () => imports.claim(LEASE_MS)));
-    expect(claims.filter((claim) => claim !== null).map((claim) => claim!.id)).toEqual([only]);
+    const runners = [importRunner(), importRunner()];
+    try {
+      await Promise.all(runners.flatMap((runner) => [runner.drain(IMPORT_PUBLISH_QUEUE), runner.drain(IMPORT_PUBLISH_QUEUE)]));
+    } finally {
+      await Promise.all(runners.map((runner) => runner.stop()));
+    }
+    expect(await finance.db.job.findMany({ where: { subjectId: only }, select: { status: true, attempts: true } })).toEqual([
+      { status: "succeeded", attempts: 1 },
+    ]);
+    expect(await finance.db.import.findUniqueOrThrow({ where: { id: only } })).toMatchObject({ status: "complete" });
     await finance.db.import.deleteMany({ where: { familyId: family } });
   });
 });

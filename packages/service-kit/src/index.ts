@@ -13,7 +13,7 @@ export {
 } from "./config";
 export { createLogger, REDACTED_PATHS, type LogDestination, type Logger } from "./logger";
 export { createInternalSigner, createInternalVerifier, INTERNAL_AUTH_HEADER } from "./internal-auth";
-export { createPrismaClient, pgPoolOf } from "./prisma";
+export { createPrismaClient, databaseUrlOf, pgPoolOf } from "./prisma";
 export { onShutdown } from "./shutdown";
 export { messagesOf } from "./zod-messages";
 export { TRPC_CODE_OF } from "./trpc/error-codes";

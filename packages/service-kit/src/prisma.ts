@@ -21,10 +21,19 @@ export function createPrismaClient<C extends object>(ClientClass: PrismaClientCl
   registerPgPool("prisma", pool);
   const client = new ClientClass({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   poolsByClient.set(client, pool);
+  urlsByClient.set(client, databaseUrl);
   return client;
 }
 
 const poolsByClient = new WeakMap<object, pg.Pool>();
+const urlsByClient = new WeakMap<object, string>();
+
+/** The database a client made by createPrismaClient reaches (the job runner opens its own connections there). */
+export function databaseUrlOf(client: object): string {
+  const url = urlsByClient.get(client);
+  if (!url) throw new Error("not a client made by createPrismaClient");
+  return url;
+}
 
 /**
  * The pg pool under a client made by createPrismaClient: for what Prisma cannot do (a COPY

@@ -12,6 +12,8 @@ import { bumpLedgerVersion } from "../ledger/ledger-version";
  * and budget lines go by cascade.
  */
 const FINANCIAL_TABLES = [
+  "jobs",
+  "job_family_turns",
   "provider_syncs",
   "provider_accounts",
   "provider_connections",
@@ -42,7 +44,7 @@ const FINANCIAL_TABLES = [
 const FAMILY_TABLES = ["family_settings", "category_defaults_seeded", "ledger_versions"] as const;
 
 /** Tables keyed by the family alone (one row each): deleted whole. */
-const KEYED_BY_FAMILY: ReadonlySet<string> = new Set(["recurring_scans", ...FAMILY_TABLES]);
+const KEYED_BY_FAMILY: ReadonlySet<string> = new Set(["job_family_turns", "recurring_scans", ...FAMILY_TABLES]);
 
 export function tablesPurgedBy(scope: FamilyPurgeScope): readonly string[] {
   return scope === "everything" ? [...FINANCIAL_TABLES, ...FAMILY_TABLES] : FINANCIAL_TABLES;

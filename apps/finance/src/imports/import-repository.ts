@@ -1,9 +1,10 @@
 import type { ImportConfig, ImportStatus, ImportType } from "@hearth/contracts";
-import type { FinanceDb } from "../db";
+import type { FinanceDb, FinanceTx } from "../db";
 import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
 import { risingIds } from "../rules/sql-ids";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
+import { queueImportPublish } from "./import-publish-queue";
 import { removeImportCatalog } from "./import-revert-catalog";
 import { Prisma, type Import, type ImportRow } from "../generated/prisma/client";
 
@@ -23,24 +24,6 @@ export interface NewImport {
   rows: StoredRow[];
   /** Counts of an import stored without rows (a SureImport's NDJSON lines); else its rows are counted. */
   counts?: { rows: number; valid: number };
-}
-
-/** How long after its claim an import whose publish lock nobody holds counts as a dead worker's (the worker takes the lock within a second). */
-export const DEAD_WORKER_TAKEOVER_MS = 30_000;
-
-/** The advisory lock a publish holds for its whole transaction: the sign its worker is alive. */
-export const publishLockSql = (importId: Prisma.Sql): Prisma.Sql => Prisma.sql`hashtextextended('hearth.finance.import-publish:' || ${importId}::text, 0)`;
-
-/** Takes the import's publish lock in the publishing transaction: false when another live worker holds it. */
-export async function takePublishLock(tx: Prisma.TransactionClient, importId: string): Promise<boolean> {
-  const [row] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${publishLockSql(Prisma.sql`${importId}::uuid`)}) AS taken`;
-  return row?.taken === true;
-}
-
-export interface ClaimedImport {
-  id: string;
-  familyId: string;
-  lease: Date;
 }
 
 /** JSON text of a value, bigints as decimal strings (JSON has none). */
@@ -126,59 +109,28 @@ export function createImportRepository(db: FinanceDb) {
     accountOf: (familyId: string, accountId: string) =>
       db.account.findFirst({ where: { id: accountId, familyId, status: { not: "pending_deletion" } }, select: { id: true, currency: true } }),
 
-    /** Queues a pending (or failed) import for publishing; false when it is not (importing, complete...). */
+    /** Queues a pending (or failed) import for publishing, with its job; false when it is not (importing, complete...). */
     async requestPublish(familyId: string, id: string): Promise<boolean> {
-      const queued = await db.import.updateMany({
-        where: { id, familyId, status: { in: ["pending", "failed"] } },
-        data: { status: "importing", publishRequestedAt: new Date(), rowsDone: 0, error: null },
+      return db.$transaction(async (tx) => {
+        const queued = await tx.import.updateMany({
+          where: { id, familyId, status: { in: ["pending", "failed"] } },
+          data: { status: "importing", publishRequestedAt: new Date(), rowsDone: 0, error: null },
+        });
+        if (queued.count === 1) await queueImportPublish(tx, familyId, id);
+        return queued.count === 1;
       });
-      return queued.count === 1;
     },
 
-    /**
-     * The next import waiting to be published (or whose worker's lease lapsed, or whose worker is
-     * gone), held for `leaseMs`. Families take turns: the one whose import was taken up longest ago
-     * (or never) first, then the oldest request, so a family that queues a hundred imports has them
-     * run one between each other family's, never all before theirs.
-     *
-     * A publishing worker holds the import's advisory lock (publishLockSql) for as long as its
-     * transaction lives; PostgreSQL drops it when the worker's connection dies. An import claimed
-     * more than `takeoverAfterMs` ago (time enough for its worker to take the lock) whose lock
-     * nobody holds is a dead worker's: taken over at once, not after the rest of its 15-minute lease.
-     */
-    async claim(leaseMs: number, takeoverAfterMs: number = DEAD_WORKER_TAKEOVER_MS): Promise<ClaimedImport | null> {
-      const [row] = await db.$queryRaw<{ id: string; family_id: string; lease_expires_at: Date }[]>`
-        UPDATE imports SET claimed_at = now(), lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-         WHERE id = (
-           SELECT i.id FROM imports i
-            WHERE i.status = 'importing'
-              AND (i.lease_expires_at IS NULL OR i.lease_expires_at < now()
-                   -- CASE: the lock is only ever tried on a publish that looks dead, never on one just claimed.
-                   OR CASE WHEN i.claimed_at < now() - ${takeoverAfterMs} * interval '1 millisecond'
-                           THEN pg_try_advisory_xact_lock(${publishLockSql(Prisma.sql`i.id`)}) ELSE false END)
-            ORDER BY (SELECT max(o.claimed_at) FROM imports o WHERE o.family_id = i.family_id) ASC NULLS FIRST, i.publish_requested_at, i.id
-            LIMIT 1 FOR UPDATE OF i SKIP LOCKED)
-        RETURNING id, family_id, lease_expires_at`;
-      return row ? { id: row.id, familyId: row.family_id, lease: row.lease_expires_at } : null;
-    },
-
-    /** Progress, written outside the publishing transaction so readers see it while the rows are not yet committed; only while the claim is this worker's. */
-    async progress(claim: ClaimedImport, rowsDone: number): Promise<void> {
-      await db.import.updateMany({ where: { id: claim.id, status: "importing", leaseExpiresAt: claim.lease }, data: { rowsDone } });
-    },
-
-    /** Whether the claim is still this worker's (read in its publishing transaction, once it holds the publish lock). */
-    async stillClaimed(tx: Prisma.TransactionClient, claim: ClaimedImport): Promise<boolean> {
-      const [row] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM imports WHERE id = ${claim.id}::uuid AND status = 'importing' AND lease_expires_at = ${claim.lease}`;
-      return row !== undefined;
+    /** Progress, written outside the publishing transaction so readers see it while the rows are not yet committed (in the job's transaction that checks it is still its worker's). */
+    async progress(tx: FinanceTx, id: string, rowsDone: number): Promise<void> {
+      await tx.import.updateMany({ where: { id, status: "importing" }, data: { rowsDone } });
     },
 
     /** Marks the import published, inside the publishing transaction. */
-    async complete(tx: Prisma.TransactionClient, claim: ClaimedImport, result: Record<string, number>, rowsDone: number): Promise<boolean> {
+    async complete(tx: FinanceTx, id: string, result: Record<string, number>, rowsDone: number): Promise<boolean> {
       const done = await tx.import.updateMany({
-        where: { id: claim.id, status: "importing", leaseExpiresAt: claim.lease },
-        data: { status: "complete", result, rowsDone, completedAt: new Date(), leaseExpiresAt: null, error: null },
+        where: { id, status: "importing" },
+        data: { status: "complete", result, rowsDone, completedAt: new Date(), error: null },
       });
       return done.count === 1;
     },
@@ -216,12 +168,9 @@ export function createImportRepository(db: FinanceDb) {
       );
     },
 
-    /** Marks the claim's import failed, unless another worker has taken it over since (its lease is then another). */
-    async fail(claim: ClaimedImport, error: string): Promise<void> {
-      await db.import.updateMany({
-        where: { id: claim.id, status: "importing", leaseExpiresAt: claim.lease },
-        data: { status: "failed", error: error.slice(0, 2_000), leaseExpiresAt: null, rowsDone: 0 },
-      });
+    /** Marks the import failed with the reason people are shown (in the transaction that ends its job failed). */
+    async fail(tx: FinanceTx, id: string, error: string): Promise<void> {
+      await tx.import.updateMany({ where: { id, status: "importing" }, data: { status: "failed", error: error.slice(0, 2_000), rowsDone: 0 } });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb, FinanceTx } from "../../db";
+import { queueImportPublish } from "../import-publish-queue";
 import type { CheckedChunk } from "./session-chunk-content";
 
 /** The session with its chunks (content left out) and the import publishing it, if any. */
@@ -139,6 +140,7 @@ export function createImportSessionRepository(db: FinanceDb) {
               FROM import_session_chunks WHERE session_id = ${id}::uuid
             RETURNING id`;
           await tx.importSession.update({ where: { id }, data: { importId: created!.id } });
+          await queueImportPublish(tx, familyId, created!.id);
           return { queued: true };
         },
         { timeout: 60_000 },

@@ -1,0 +1,59 @@
+import { JobFailure, JobLost, type JobDefinition } from "@hearth/service-kit/jobs";
+import type { Logger } from "@hearth/service-kit";
+import { z } from "zod";
+import type { FinanceDb, FinanceTx } from "../db";
+import { IMPORT_PUBLISH_QUEUE } from "./import-publish-queue";
+import type { ImportRepository } from "./import-repository";
+import { PublishError } from "./publish/publish-error";
+import { publisherOf } from "./publish/publishers";
+
+export interface ImportPublishOptions {
+  /** A publish runs in one transaction of at most this long. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_IMPORT_PUBLISH: ImportPublishOptions = { timeoutMs: 10 * 60_000 };
+
+/**
+ * Publishes an import in one transaction: every row written, or none (the import then `failed`
+ * with its reason: a publish that failed once fails again, so it is not retried). Progress goes
+ * to the import row as batches are written. A worker that dies midway leaves nothing (its
+ * transaction is rolled back), and its job is taken over at once (the job runner's takeover).
+ * One publish at a time per family; families take turns.
+ */
+export function importPublishJob(db: FinanceDb, imports: ImportRepository, log: Logger, options = DEFAULT_IMPORT_PUBLISH): JobDefinition<object, FinanceTx> {
+  return {
+    queue: IMPORT_PUBLISH_QUEUE,
+    payload: z.object({}),
+    maxAttempts: 3,
+    async run(job) {
+      const found = job.subjectId ? await imports.find(job.familyId, job.subjectId) : null;
+      // Deleted, or no longer waiting to be published.
+      if (!found || found.status !== "importing") return;
+      const publish = publisherOf(found.type);
+      if (!publish) throw new JobFailure(`${found.type} publishing is not available yet.`);
+      const progress = (rowsDone: number) =>
+        db.$transaction(async (tx) => {
+          await job.assertHeld(tx);
+          await imports.progress(tx, found.id, rowsDone);
+        });
+      try {
+        await db.$transaction(
+          async (tx) => {
+            const outcome = await publish(tx, { id: found.id, familyId: found.familyId, accountId: found.accountId }, progress);
+            await job.complete(tx);
+            // Deleted or changed meanwhile: nothing of this publish stays.
+            if (!(await imports.complete(tx, found.id, outcome, found.rowsCount))) throw new JobLost(job.id);
+          },
+          { timeout: options.timeoutMs, maxWait: 10_000 },
+        );
+        log.info({ importId: found.id }, "import published");
+      } catch (err) {
+        if (err instanceof JobLost || err instanceof PublishError) throw err instanceof PublishError ? new JobFailure(err.message) : err;
+        log.error({ err, importId: found.id }, "import publish failed");
+        throw new JobFailure("The import could not be published");
+      }
+    },
+    failed: (tx, job, reason) => (job.subjectId ? imports.fail(tx, job.subjectId, reason) : Promise.resolve()),
+  };
+}

@@ -1,0 +1,132 @@
+import type pg from "pg";
+import { familyClaimLockKey, jobLockFree, jobLockKey } from "./job-sql";
+
+/** A job as its claim returns it. */
+export interface ClaimedJobRow {
+  id: string;
+  queue: string;
+  family_id: string;
+  subject_id: string | null;
+  payload: unknown;
+  /** Claims so far, this one included. */
+  attempts: number;
+  lease_token: string;
+  /** Claimed from a worker that died while running it. */
+  taken_over: boolean;
+}
+
+const CLAIMED = `id::text, queue, family_id::text, subject_id::text, payload, attempts, lease_token::text`;
+
+/**
+ * Claims the next job of `queue` on `client`, which then holds the job's lock until it is
+ * released (releaseJobLock) or the connection ends. A dead worker's job first; then, between
+ * families, the one with the fewest jobs running in the queue, then the one served longest ago
+ * (or never), each family's jobs oldest first; a family already running `perFamilyLimit` waits.
+ */
+export async function claimJob(client: pg.PoolClient, queue: string, perFamilyLimit: number): Promise<ClaimedJobRow | null> {
+  const dead = await client.query<{ id: string }>(
+    `SELECT id::text FROM jobs j WHERE queue = $1 AND status = 'running' AND ${jobLockFree("j.id")} ORDER BY heartbeat_at NULLS FIRST, id LIMIT 5`,
+    [queue],
+  );
+  for (const { id } of dead.rows) {
+    const taken = await inTransaction(client, () => takeOver(client, id));
+    if (taken) return taken;
+  }
+  const families = await client.query<{ family_id: string }>(
+    `SELECT f.family_id::text FROM (
+        SELECT family_id, min(run_after) AS oldest FROM jobs
+         WHERE queue = $1 AND status = 'queued' AND run_after <= now() GROUP BY family_id) f
+       CROSS JOIN LATERAL (SELECT count(*) AS running FROM jobs r WHERE r.queue = $1 AND r.family_id = f.family_id AND r.status = 'running') r
+       LEFT JOIN job_family_turns t ON t.queue = $1 AND t.family_id = f.family_id
+      WHERE r.running < $2
+      ORDER BY r.running, t.last_claimed_at NULLS FIRST, f.oldest, f.family_id
+      LIMIT 5`,
+    [queue, perFamilyLimit],
+  );
+  for (const { family_id: familyId } of families.rows) {
+    const taken = await inTransaction(client, () => takeQueued(client, queue, familyId, perFamilyLimit));
+    if (taken) return taken;
+  }
+  return null;
+}
+
+/** A dead worker's job, unless a live one took it first (its row is locked, or its lock held). */
+async function takeOver(client: pg.PoolClient, id: string): Promise<ClaimedJobRow | null> {
+  const row = await client.query(`SELECT id FROM jobs WHERE id = $1 AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
+  if (row.rowCount === 0 || !(await tryJobLock(client, id))) return null;
+  return markClaimed(client, id, true);
+}
+
+/** The family's oldest waiting job, when the family is still under its running limit. */
+async function takeQueued(client: pg.PoolClient, queue: string, familyId: string, perFamilyLimit: number): Promise<ClaimedJobRow | null> {
+  await client.query(`SELECT pg_advisory_xact_lock(${familyClaimLockKey})`, [queue, familyId]);
+  const running = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE queue = $1 AND family_id = $2 AND status = 'running'`, [
+    queue,
+    familyId,
+  ]);
+  if ((running.rows[0]?.n ?? 0) >= perFamilyLimit) return null;
+  const next = await client.query<{ id: string }>(
+    `SELECT id::text FROM jobs WHERE queue = $1 AND family_id = $2 AND status = 'queued' AND run_after <= now()
+      ORDER BY run_after, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [queue, familyId],
+  );
+  const id = next.rows[0]?.id;
+  // Its lock can still be held for a moment by the worker of its previous attempt, releasing it.
+  if (!id || !(await tryJobLock(client, id))) return null;
+  const claimed = await markClaimed(client, id, false);
+  await client.query(
+    `INSERT INTO job_family_turns (queue, family_id, last_claimed_at) VALUES ($1, $2, now())
+     ON CONFLICT (queue, family_id) DO UPDATE SET last_claimed_at = now()`,
+    [queue, familyId],
+  );
+  return claimed;
+}
+
+async function tryJobLock(client: pg.PoolClient, id: string): Promise<boolean> {
+  const locked = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${jobLockKey("$1::uuid")}) AS locked`, [id]);
+  return locked.rows[0]?.locked === true;
+}
+
+async function markClaimed(client: pg.PoolClient, id: string, takenOver: boolean): Promise<ClaimedJobRow> {
+  const claimed = await client.query<Omit<ClaimedJobRow, "taken_over">>(
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = gen_random_uuid(),
+                     heartbeat_at = now(), started_at = now(), updated_at = now()
+      WHERE id = $1 RETURNING ${CLAIMED}`,
+    [id],
+  );
+  return { ...claimed.rows[0]!, taken_over: takenOver };
+}
+
+/**
+ * Runs `fn` in a transaction on `client`. The job lock it may take is the session's, and stays
+ * after a rollback: on any failure the connection is ended (with it the lock), and the error thrown.
+ */
+async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<T | null>): Promise<T | null> {
+  await client.query("BEGIN");
+  try {
+    const result = await fn();
+    await client.query(result === null ? "ROLLBACK" : "COMMIT");
+    return result;
+  } catch (err) {
+    throw Object.assign(err as Error, { endConnection: true });
+  }
+}
+
+/** Gives the job's lock back once its end is written; false when the connection could not. */
+export async function releaseJobLock(client: pg.PoolClient, id: string): Promise<void> {
+  await client.query(`SELECT pg_advisory_unlock(${jobLockKey("$1::uuid")})`, [id]);
+}
+
+/**
+ * The worker's sign of life, on the connection that holds the job's lock: false when the job is
+ * no longer this worker's (taken over after a lost connection, or ended); `cancel` when asked to stop.
+ */
+export async function heartbeat(client: pg.PoolClient, id: string, leaseToken: string): Promise<"held" | "lost" | "cancel"> {
+  const beat = await client.query<{ cancel: boolean }>(
+    `UPDATE jobs SET heartbeat_at = now() WHERE id = $1 AND lease_token = $2 AND status = 'running'
+     RETURNING cancel_requested_at IS NOT NULL AS cancel`,
+    [id, leaseToken],
+  );
+  const row = beat.rows[0];
+  return !row ? "lost" : row.cancel ? "cancel" : "held";
+}

@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import type { JobSql } from "./job-sql";
+
+/** What a job is about, in any of its states. */
+export interface JobInfo {
+  id: string;
+  queue: string;
+  familyId: string;
+  subjectId: string | null;
+}
+
+/** A job being run by this worker. */
+export interface RunningJob<P, Tx extends JobSql> extends JobInfo {
+  payload: P;
+  /** 1 on the first run; more after a retry or a takeover. */
+  attempt: number;
+  /** The previous worker died while running it: what it wrote outside its transactions may be there. */
+  takenOver: boolean;
+  /** Aborts when the job is cancelled, is no longer this worker's, or the service stops. */
+  signal: AbortSignal;
+  /**
+   * In the transaction that writes the job's outcome: marks it succeeded with those writes. Throws
+   * JobLost (rolling them back) when the job is no longer this worker's.
+   */
+  complete(tx: Tx): Promise<void>;
+  /** In a transaction that writes for the job: throws JobLost when it is no longer this worker's. */
+  assertHeld(tx: Tx): Promise<void>;
+}
+
+/** A queue: what its jobs carry, how many run at once, how they are retried, and the work itself. */
+export interface JobDefinition<P, Tx extends JobSql> {
+  queue: string;
+  payload: z.ZodType<P>;
+  /** Jobs of this queue one instance runs at once (default 1). */
+  concurrency?: number;
+  /** Jobs of one family running at once in this queue, over every instance (default 1). */
+  perFamilyLimit?: number;
+  /** Runs of a job, retries and takeovers included, before it ends failed (default 3). */
+  maxAttempts?: number;
+  /** Wait before the next attempt after attempt `n` failed (default 5 s doubling, at most 10 minutes). */
+  backoffMs?(attempt: number): number;
+  /** The work. A JobFailure ends the job failed at once with its reason; any other error is retried. */
+  run(job: RunningJob<P, Tx>): Promise<void>;
+  /**
+   * The job ended failed (for `reason`, a sentence for people), in the transaction that marks it
+   * so: put the record it worked on in its failed state.
+   */
+  failed?(tx: Tx, job: JobInfo, reason: string): Promise<void>;
+}
+
+/** Ends a job failed without retrying; `message` is the reason people are shown. */
+export class JobFailure extends Error {}
+
+/** The job is no longer this worker's (taken over, cancelled or ended): what it wrote is rolled back. */
+export class JobLost extends Error {
+  constructor(id: string) {
+    super(`job ${id} is no longer this worker's`);
+  }
+}
+
+/** The service is stopping: a job it interrupts waits for the next instance, its attempt not counted. */
+export class JobRunnerStopping extends Error {
+  constructor() {
+    super("the service is stopping");
+  }
+}
+
+/** Default backoff: 5 s, doubling, at most 10 minutes. */
+export const defaultBackoffMs = (attempt: number) => Math.min(600_000, 5_000 * 2 ** Math.max(0, attempt - 1));

@@ -1,0 +1,177 @@
+import pg from "pg";
+import type { Logger } from "../logger";
+import { claimJob, type ClaimedJobRow } from "./job-claims";
+import { JobRunnerStopping, type JobDefinition } from "./job-definition";
+import { jobRunDuration, jobRunsTotal, registerJobQueues } from "./job-metrics";
+import { runClaimedJob, type JobOutcome } from "./job-run";
+import type { JobDb, JobSql } from "./job-sql";
+
+export interface JobRunnerOptions<Tx extends JobSql> {
+  /** The service's database: its jobs tables, and the connections that hold running jobs' locks. */
+  databaseUrl: string;
+  db: JobDb<Tx>;
+  log: Logger;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each queue's payload type is its own
+  definitions: readonly JobDefinition<any, Tx>[];
+  /** How often due jobs are looked for without a poke (jobs queued by another instance, backoffs ending). */
+  pollMs?: number;
+  heartbeatMs?: number;
+  /** Ended jobs are kept this long, as history (default 7 days). */
+  keepEndedMs?: number;
+}
+
+/** Ended jobs deleted per sweep, and how often one runs. */
+const SWEEP_BATCH = 1_000;
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+interface QueueState<Tx extends JobSql> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  def: JobDefinition<any, Tx>;
+  active: Map<string, { done: Promise<void>; abort: (reason: Error) => void }>;
+  filling: boolean;
+  again: boolean;
+}
+
+/**
+ * Runs every queue of a service: claims due jobs up to each queue's concurrency (a poke when this
+ * instance queued one, a poll for the rest), runs each on a connection of its own that holds the
+ * job's lock and beats its heartbeat, and writes how it ended. See docs/background-jobs.md.
+ */
+export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>) {
+  const { log, definitions, pollMs = 1_000 } = options;
+  const queues = new Map<string, QueueState<Tx>>(definitions.map((def) => [def.queue, { def, active: new Map(), filling: false, again: false }]));
+  const slots = definitions.reduce((sum, def) => sum + (def.concurrency ?? 1), 0);
+  // One connection per running job, and one for the claims of each queue.
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: slots + definitions.length,
+    application_name: "hearth-jobs",
+    options: "-c TimeZone=UTC",
+  });
+  pool.on("error", (err) => log.warn({ err }, "job runner: an idle connection failed"));
+  // A connection that fails while a job holds it must not end the process: the job's own listener
+  // (job-run.ts) stops the job; this one stays for the moments before and after it.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  const unregister = registerJobQueues(pool, [...queues.keys()]);
+  let started = false;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped: Promise<void> | null = null;
+
+  async function claimNext(state: QueueState<Tx>): Promise<{ client: pg.PoolClient; row: ClaimedJobRow } | null> {
+    const client = await pool.connect();
+    try {
+      const row = await claimJob(client, state.def.queue, state.def.perFamilyLimit ?? 1);
+      if (!row) client.release();
+      return row ? { client, row } : null;
+    } catch (err) {
+      client.release(true); // with it any job lock the failed claim took
+      throw err;
+    }
+  }
+
+  function launch(state: QueueState<Tx>, client: pg.PoolClient, row: ClaimedJobRow): Promise<void> {
+    const controller = new AbortController();
+    const startedAt = process.hrtime.bigint();
+    const done = runClaimedJob({ ...options, def: state.def, client, row, signal: controller.signal, abort: (reason) => controller.abort(reason) })
+      .then((outcome) => record(state, outcome, startedAt))
+      .catch((err: unknown) => log.error({ err, jobId: row.id, queue: row.queue }, "job runner: a job's end could not be written"))
+      .finally(() => {
+        state.active.delete(row.id);
+        if (started) void fill(state);
+      });
+    state.active.set(row.id, { done, abort: (reason) => controller.abort(reason) });
+    return done;
+  }
+
+  function record(state: QueueState<Tx>, outcome: JobOutcome, startedAt: bigint): void {
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    jobRunsTotal.inc({ queue: state.def.queue, outcome });
+    jobRunDuration.observe({ queue: state.def.queue, outcome }, seconds);
+  }
+
+  /** Claims and starts due jobs until the queue's slots are full or nothing is due; one pass at a time. */
+  async function fill(state: QueueState<Tx>): Promise<void> {
+    if (state.filling) {
+      state.again = true;
+      return;
+    }
+    state.filling = true;
+    try {
+      do {
+        state.again = false;
+        while (started && state.active.size < (state.def.concurrency ?? 1)) {
+          const claimed = await claimNext(state);
+          if (!claimed) break;
+          void launch(state, claimed.client, claimed.row);
+        }
+      } while (started && state.again);
+    } catch (err) {
+      log.error({ err, queue: state.def.queue }, "job runner: claiming failed; trying again at the next poll");
+    } finally {
+      state.filling = false;
+    }
+  }
+
+  let lastSweep = 0;
+  /** Ended jobs past their keeping go, a batch at a time: history, not a table that only grows. */
+  async function sweep(): Promise<void> {
+    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = Date.now();
+    await pool
+      .query(
+        `DELETE FROM jobs WHERE id = ANY(ARRAY(
+           SELECT id FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled') AND finished_at < now() - $2 * interval '1 millisecond'
+              AND queue = ANY($1) LIMIT ${SWEEP_BATCH}))`,
+        [[...queues.keys()], options.keepEndedMs ?? 7 * 86_400_000],
+      )
+      .catch((err: unknown) => log.warn({ err }, "job runner: sweeping ended jobs failed"));
+  }
+
+  const fillAll = () => {
+    for (const state of queues.values()) void fill(state);
+    void sweep();
+  };
+
+  return {
+    start(): void {
+      if (started) return;
+      started = true;
+      timer = setInterval(fillAll, pollMs);
+      timer.unref();
+      fillAll();
+    },
+    /** Work was queued on `queue` by this instance: look for it now. */
+    poke(queue: string): void {
+      const state = queues.get(queue);
+      if (state && started) void fill(state);
+    },
+    /**
+     * Runs `queue`'s due jobs here until none is left, one after the other (tests, and callers
+     * that need the queue empty now), after the ones running.
+     */
+    async drain(queue: string): Promise<void> {
+      const state = queues.get(queue);
+      if (!state) throw new Error(`no job queue ${queue}`);
+      await Promise.all([...state.active.values()].map((job) => job.done));
+      for (let claimed = await claimNext(state); claimed; claimed = await claimNext(state)) await launch(state, claimed.client, claimed.row);
+    },
+    /**
+     * Stops claiming and waits for the jobs running; `interrupt` aborts them first (their jobs
+     * wait for another instance, the attempt not counted).
+     */
+    async stop({ interrupt = false }: { interrupt?: boolean } = {}): Promise<void> {
+      started = false;
+      if (timer) clearInterval(timer);
+      const running = [...queues.values()].flatMap((state) => [...state.active.values()]);
+      if (interrupt) for (const job of running) job.abort(new JobRunnerStopping());
+      await Promise.all(running.map((job) => job.done));
+      // Once: a second stop (a test's, then the service's) finds the pool ended.
+      stopped ??= (async () => {
+        unregister();
+        await pool.end();
+      })();
+      await stopped;
+    },
+  };
+}
+export type JobRunner = ReturnType<typeof createJobRunner>;

@@ -1,0 +1,38 @@
+/**
+ * The tables every service that runs background jobs includes in its schema (Prisma models `Job`
+ * and `JobFamilyTurn`; docs/background-jobs.md), and the SQL the job runner shares.
+ *
+ * A running job's worker holds a session-level advisory lock on the job, taken in the statement
+ * sequence that claims it and kept by a connection of its own until the job's end is written.
+ * PostgreSQL drops the lock with the connection, so "running, and its lock is free" means the
+ * worker is gone: its job is taken over at once, and never while a live worker holds it.
+ */
+export const JOBS_TABLE = "jobs";
+
+/** The job's advisory lock key (bigint), for a SQL expression naming the job's id. */
+export const jobLockKey = (idSql: string) => `hashtextextended('hearth.job:' || ${idSql}::text, 0)`;
+
+/**
+ * True when nobody holds the job's lock: read from pg_locks, which takes no lock itself (trying
+ * the lock to find out would, for a moment, make a live claim of it fail).
+ */
+export const jobLockFree = (idSql: string) => `NOT EXISTS (
+  SELECT 1 FROM pg_locks l
+   WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+     AND l.classid = ((${jobLockKey(idSql)} >> 32) & 4294967295)::oid
+     AND l.objid = (${jobLockKey(idSql)} & 4294967295)::oid)`;
+
+/** Serialises claims of one family in one queue, so its running limit holds over every instance. */
+export const familyClaimLockKey = "hashtextextended('hearth.job-family:' || $1 || ':' || $2, 0)";
+
+/** The minimal surface of a Prisma client or transaction client the job runner needs. */
+export interface JobSql {
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
+  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): Promise<T>;
+}
+
+/** A database client that runs interactive transactions of `Tx` (a service's Prisma client). */
+export interface JobDb<Tx extends JobSql> {
+  $transaction<T>(fn: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
+}

@@ -1,0 +1,383 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { cancelJobs, enqueueJob, JobFailure, type JobDefinition, type JobSql } from "../../src/jobs";
+import { metricsText } from "../../src/metrics";
+import { cleanup } from "../migrations/helpers";
+import { EmptyPayload, FAMILY_A, FAMILY_B, FAMILY_C, jobsDatabase, recordRun, runnerOf, until, type JobsDatabase } from "./jobs-db";
+
+let database: JobsDatabase;
+
+beforeAll(async () => {
+  database = await jobsDatabase();
+});
+afterAll(async () => {
+  await database?.pool.end();
+  await cleanup();
+});
+beforeEach(async () => {
+  await database.pool.query("TRUNCATE jobs, job_family_turns, work_done");
+});
+
+const queued = (queue: string, familyId: string, extra: { dedupeKey?: string; subjectId?: string } = {}) =>
+  database.db.$transaction((tx) => enqueueJob(tx, { queue, familyId, ...extra }));
+
+const jobRow = async (id: string) =>
+  (
+    await database.pool.query<{ status: string; attempts: number; last_error: string | null }>(
+      "SELECT status::text, attempts, last_error FROM jobs WHERE id = $1",
+      [id],
+    )
+  ).rows[0];
+
+/** A job that records its run and completes in one transaction. */
+const recording = (queue: string, extra: Partial<JobDefinition<Record<string, unknown>, JobSql>> = {}): JobDefinition<Record<string, unknown>, JobSql> => ({
+  queue,
+  payload: EmptyPayload,
+  run: (job) =>
+    database.db.$transaction(async (tx) => {
+      await recordRun(tx, job);
+      await job.complete(tx);
+    }),
+  ...extra,
+});
+
+/** Waits until the job is no longer this worker's to run (cancelled, lost, stopped), then throws why. */
+const untilAborted = (job: { signal: AbortSignal }) =>
+  new Promise<never>((_, reject) => job.signal.addEventListener("abort", () => reject(job.signal.reason as Error)));
+
+/** A queue whose job opens `started`, then works until it is aborted. */
+const blockingUntilAborted = (queue: string, started: { open: () => void }): JobDefinition<Record<string, unknown>, JobSql> => ({
+  queue,
+  payload: EmptyPayload,
+  run: async (job) => {
+    started.open();
+    await untilAborted(job);
+  },
+});
+
+/** A gate a job waits at until the test opens it. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+describe("queueing", () => {
+  it("queues a job with the caller's transaction only, and one waiting job per dedupe key", async () => {
+    await expect(
+      database.db.$transaction(async (tx) => {
+        await enqueueJob(tx, { queue: "q", familyId: FAMILY_A });
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
+    expect((await database.pool.query("SELECT count(*)::int AS n FROM jobs")).rows[0].n).toBe(0);
+
+    const first = await queued("q", FAMILY_A, { dedupeKey: "k" });
+    const again = await queued("q", FAMILY_A, { dedupeKey: "k" });
+    expect(first.created).toBe(true);
+    expect(again).toEqual({ id: first.id, created: false });
+    // Running, it is no longer waiting: a change made meanwhile gets a run of its own.
+    await database.pool.query("UPDATE jobs SET status = 'running' WHERE id = $1", [first.id]);
+    const next = await queued("q", FAMILY_A, { dedupeKey: "k" });
+    expect(next.created).toBe(true);
+    expect(next.id).not.toBe(first.id);
+  });
+
+  it("answers parallel requests with one dedupe key with one job", async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => queued("q", FAMILY_A, { dedupeKey: "same" })));
+    expect(new Set(answers.map((answer) => answer.id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.created)).toHaveLength(1);
+  });
+});
+
+describe("running", () => {
+  it("runs each job once though two runners claim at once", async () => {
+    const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => queued("once", [FAMILY_A, FAMILY_B, FAMILY_C][i % 3]!)));
+    const runners = [0, 1].map(() => runnerOf(database, [recording("once", { concurrency: 3, perFamilyLimit: 3 })]));
+    runners.forEach((runner) => runner.start());
+    try {
+      await until(async () => (await database.pool.query("SELECT count(*)::int AS n FROM work_done")).rows[0].n >= ids.length, 20_000, "every job run");
+    } finally {
+      await Promise.all(runners.map((runner) => runner.stop()));
+    }
+    const runs = await database.pool.query<{ job_id: string; n: number }>("SELECT job_id, count(*)::int AS n FROM work_done GROUP BY job_id");
+    expect(runs.rows).toHaveLength(ids.length);
+    expect(runs.rows.every((row) => row.n === 1)).toBe(true);
+    const statuses = await database.pool.query("SELECT DISTINCT status::text FROM jobs");
+    expect(statuses.rows).toEqual([{ status: "succeeded" }]);
+  });
+
+  it("gives families turns: the one with the fewest running, then the one served longest ago", async () => {
+    for (let i = 0; i < 30; i++) await queued("fair", FAMILY_A);
+    await queued("fair", FAMILY_B);
+    await queued("fair", FAMILY_C);
+    const runner = runnerOf(database, [recording("fair")]);
+    await runner.drain("fair");
+    await runner.stop();
+    const order = await database.pool.query<{ family_id: string }>("SELECT family_id FROM work_done ORDER BY at");
+    const families = order.rows.map((row) => row.family_id);
+    expect(families).toHaveLength(32);
+    // B and C, queued after A's thirty, run second and third.
+    expect(families.indexOf(FAMILY_B)).toBeLessThanOrEqual(2);
+    expect(families.indexOf(FAMILY_C)).toBeLessThanOrEqual(2);
+  });
+
+  it("keeps each family under its running limit over every runner; the rest wait", async () => {
+    for (let i = 0; i < 6; i++) await queued("limited", FAMILY_A);
+    for (let i = 0; i < 2; i++) await queued("limited", FAMILY_B);
+    let running = new Map<string, number>();
+    let worst = 0;
+    const definition = recording("limited", {
+      concurrency: 3,
+      perFamilyLimit: 1,
+      run: async (job) => {
+        running.set(job.familyId, (running.get(job.familyId) ?? 0) + 1);
+        worst = Math.max(worst, ...running.values());
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        running.set(job.familyId, (running.get(job.familyId) ?? 1) - 1);
+        await database.db.$transaction(async (tx) => {
+          await recordRun(tx, job);
+          await job.complete(tx);
+        });
+      },
+    });
+    const runners = [0, 1].map(() => runnerOf(database, [definition]));
+    runners.forEach((runner) => runner.start());
+    try {
+      await until(async () => (await database.pool.query("SELECT count(*)::int AS n FROM work_done")).rows[0].n === 8, 20_000, "all eight run");
+    } finally {
+      await Promise.all(runners.map((runner) => runner.stop()));
+      running = new Map();
+    }
+    expect(worst).toBe(1);
+  });
+});
+
+describe("a worker that dies", () => {
+  it("has its job taken over at once once its lock is free, never while a live worker holds it", async () => {
+    const { id } = await queued("takeover", FAMILY_A);
+    const held = gate();
+    // Its first run works until the job is no longer its own; a later one records itself.
+    const blockingFirst = recording("takeover", {
+      run: async (job) => {
+        if (job.attempt === 1) {
+          held.open();
+          await untilAborted(job);
+        }
+        await database.db.$transaction(async (tx) => {
+          await recordRun(tx, job);
+          await job.complete(tx);
+        });
+      },
+    });
+    const first = runnerOf(database, [blockingFirst]);
+    const second = runnerOf(database, [blockingFirst], 60_000);
+    first.start();
+    try {
+      await held.opened;
+      // A heartbeat an hour old does not make a live worker's job anyone else's.
+      await database.pool.query("UPDATE jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = $1", [id]);
+      await second.drain("takeover");
+      expect(await jobRow(id)).toMatchObject({ status: "running", attempts: 1 });
+
+      // The first worker's connection dies (as with its process): the job is taken over at the
+      // next claim, by whichever runner claims first (the first one too: its job there is lost).
+      second.start();
+      await database.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND classid = ((hashtextextended('hearth.job:' || $1, 0) >> 32) & 4294967295)::oid`,
+        [id],
+      );
+      const diedAt = Date.now();
+      await until(async () => (await jobRow(id))?.status === "succeeded", 10_000, "the job taken over and run");
+      expect(Date.now() - diedAt, "taken over at once, not after a lease").toBeLessThan(2_000);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+    expect(await jobRow(id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    const runs = await database.pool.query("SELECT attempt FROM work_done WHERE job_id = $1", [id]);
+    expect(runs.rows).toEqual([{ attempt: 2 }]);
+  });
+
+  it("ends a job failed, with the queue's failure hook, once it was taken over more than its attempts allow", async () => {
+    const { id } = await queued("poison", FAMILY_A, { subjectId: FAMILY_C });
+    await database.pool.query("UPDATE jobs SET status = 'running', attempts = 3, lease_token = gen_random_uuid() WHERE id = $1", [id]);
+    const failures: string[] = [];
+    const runner = runnerOf(database, [
+      recording("poison", {
+        failed: async (_tx, job, reason) => {
+          failures.push(`${job.subjectId}: ${reason}`);
+        },
+      }),
+    ]);
+    await runner.drain("poison");
+    await runner.stop();
+    expect(await jobRow(id)).toMatchObject({ status: "failed", attempts: 4 });
+    expect(failures).toEqual([`${FAMILY_C}: The job was interrupted 3 times and was not finished.`]);
+    expect((await database.pool.query("SELECT count(*)::int AS n FROM work_done")).rows[0].n).toBe(0);
+  });
+});
+
+describe("failures, retries, cancels and stops", () => {
+  it("retries a failing job with backoff, keeps the error, and ends it failed after its attempts", async () => {
+    const { id } = await queued("flaky", FAMILY_A);
+    const reasons: string[] = [];
+    let runs = 0;
+    const runner = runnerOf(database, [
+      {
+        queue: "flaky",
+        payload: EmptyPayload,
+        maxAttempts: 2,
+        backoffMs: () => 0,
+        run: async () => {
+          runs++;
+          throw new Error(`broken ${runs}`);
+        },
+        failed: async (_tx, _job, reason) => {
+          reasons.push(reason);
+        },
+      },
+    ]);
+    // (No backoff here: the retry is due at once, and the drain runs it too.)
+    await runner.drain("flaky");
+    await runner.stop();
+    expect(runs).toBe(2);
+    expect(await jobRow(id)).toMatchObject({ status: "failed", attempts: 2, last_error: "broken 2" });
+    expect(reasons).toEqual(["The job could not be finished."]);
+  });
+
+  it("waits out the backoff before the next attempt", async () => {
+    const { id } = await queued("slow-retry", FAMILY_A);
+    const runner = runnerOf(database, [{ ...recording("slow-retry"), backoffMs: () => 60_000, run: async () => Promise.reject(new Error("down")) }]);
+    await runner.drain("slow-retry");
+    await runner.drain("slow-retry");
+    await runner.stop();
+    expect(await jobRow(id)).toMatchObject({ status: "queued", attempts: 1, last_error: "down" });
+  });
+
+  it("ends a job that throws a JobFailure failed at once, with its reason for people", async () => {
+    const { id } = await queued("refused", FAMILY_A);
+    const reasons: string[] = [];
+    const runner = runnerOf(database, [
+      {
+        queue: "refused",
+        payload: EmptyPayload,
+        run: async () => {
+          throw new JobFailure("The file names an account that does not exist.");
+        },
+        failed: async (_tx, _job, reason) => {
+          reasons.push(reason);
+        },
+      },
+    ]);
+    await runner.drain("refused");
+    await runner.stop();
+    expect(await jobRow(id)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(reasons).toEqual(["The file names an account that does not exist."]);
+  });
+
+  it("cancels a waiting job at once and a running one through its signal", async () => {
+    const subject = FAMILY_B;
+    const waiting = await queued("cancel-me", FAMILY_A, { subjectId: subject });
+    expect(await database.db.$transaction((tx) => cancelJobs(tx, "cancel-me", subject))).toBe(1);
+    expect(await jobRow(waiting.id)).toMatchObject({ status: "cancelled", attempts: 0 });
+
+    const running = await queued("cancel-me", FAMILY_A, { subjectId: subject });
+    const started = gate();
+    const runner = runnerOf(database, [blockingUntilAborted("cancel-me", started)]);
+    runner.start();
+    await started.opened;
+    await database.db.$transaction((tx) => cancelJobs(tx, "cancel-me", subject));
+    await until(async () => (await jobRow(running.id))?.status === "cancelled", 5_000, "the running job cancelled");
+    await runner.stop();
+  });
+
+  it("gives a job interrupted by a stopping service back to the queue, its attempt not counted", async () => {
+    const { id } = await queued("stopping", FAMILY_A);
+    const started = gate();
+    const runner = runnerOf(database, [blockingUntilAborted("stopping", started)]);
+    runner.start();
+    await started.opened;
+    await runner.stop({ interrupt: true });
+    expect(await jobRow(id)).toMatchObject({ status: "queued", attempts: 0 });
+    const lock = await database.pool.query(
+      "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    );
+    expect(lock.rows[0].n).toBe(0);
+  });
+
+  it("rolls back the writes of a worker whose job was taken over meanwhile", async () => {
+    const { id } = await queued("fenced", FAMILY_A);
+    const started = gate();
+    const proceed = gate();
+    const runner = runnerOf(
+      database,
+      [
+        {
+          queue: "fenced",
+          payload: EmptyPayload,
+          run: async (job) => {
+            started.open();
+            await proceed.opened;
+            await database.db.$transaction(async (tx) => {
+              await recordRun(tx, job);
+              await job.complete(tx);
+            });
+          },
+        },
+      ],
+      60_000,
+    );
+    runner.start();
+    await started.opened;
+    // Another worker's claim (as after this one's connection was lost): a new token.
+    await database.pool.query("UPDATE jobs SET lease_token = gen_random_uuid() WHERE id = $1", [id]);
+    proceed.open();
+    await runner.stop();
+    expect((await database.pool.query("SELECT count(*)::int AS n FROM work_done")).rows[0].n).toBe(0);
+    expect(await jobRow(id)).toMatchObject({ status: "running" });
+  });
+});
+
+describe("history", () => {
+  it("keeps ended jobs a week, then sweeps them; waiting and running ones stay", async () => {
+    const old = await queued("kept", FAMILY_A);
+    const recent = await queued("kept", FAMILY_A);
+    const waiting = await queued("kept", FAMILY_B);
+    await database.pool.query("UPDATE jobs SET status = 'succeeded', finished_at = now() - interval '8 days' WHERE id = $1", [old.id]);
+    await database.pool.query("UPDATE jobs SET status = 'failed', finished_at = now() - interval '1 day' WHERE id = $1", [recent.id]);
+    await database.pool.query("UPDATE jobs SET run_after = now() + interval '1 day' WHERE id = $1", [waiting.id]);
+    const runner = runnerOf(database, [recording("kept")]);
+    runner.start();
+    try {
+      await until(async () => (await jobRow(old.id)) === undefined, 5_000, "the week-old job swept");
+    } finally {
+      await runner.stop();
+    }
+    expect(await jobRow(recent.id)).toMatchObject({ status: "failed" });
+    expect(await jobRow(waiting.id)).toMatchObject({ status: "queued" });
+  });
+});
+
+describe("metrics", () => {
+  it("reports each queue's due and running jobs and how its runs ended", async () => {
+    await queued("metered", FAMILY_A);
+    await queued("metered", FAMILY_B);
+    const later = await queued("metered", FAMILY_C);
+    await database.pool.query("UPDATE jobs SET run_after = now() + interval '1 hour' WHERE id = $1", [later.id]);
+    const runner = runnerOf(database, [recording("metered")]);
+    try {
+      const before = (await metricsText()).body;
+      // Not yet due: not counted.
+      expect(before).toMatch(/background_job_queue_depth\{[^}]*queue="metered",status="queued"[^}]*\} 2\b/);
+      expect(before).toMatch(/background_job_queue_depth\{[^}]*queue="metered",status="running"[^}]*\} 0\b/);
+      await runner.drain("metered");
+      await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the shared read's second
+      const after = (await metricsText()).body;
+      expect(after).toMatch(/background_job_queue_depth\{[^}]*queue="metered",status="queued"[^}]*\} 0\b/);
+      expect(after).toMatch(/background_job_runs_total\{[^}]*queue="metered",outcome="succeeded"[^}]*\} 2\b/);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
