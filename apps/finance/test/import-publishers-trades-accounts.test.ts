@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportResponseSchema, TradeSchema } from "@hearth/contracts";
 import { todayIso, yearsBefore } from "../src/ledger/dates";
 import { accountTypeNamed } from "../src/imports/publish/account-import-publisher";
+import { createImportRepository } from "../src/imports/import-repository";
 import { MAX_HOLDING_ROWS } from "../src/trades/trade-repository";
 import { eventually, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
@@ -211,6 +212,27 @@ describe("AccountImport", () => {
     await settled(finance);
     const checking = accounts.find((a) => a.name === "Main Checking")!;
     expect(await call("accounts.get", { id: checking.id })).toMatchObject({ balance_cents: 100_000, cash_balance_cents: 100_000 });
+  });
+
+  it("publishes at most 50 accounts however the publish is asked for: at upload, later, or already queued (AccountImport#max_row_count)", async () => {
+    const { actor, call } = newFamily();
+    const csv = ["type,name,amount,currency", ...Array.from({ length: 60 }, (_, i) => `Checking,Account ${i},1.00,USD`)].join("\n");
+    await expect(call("imports.create", { type: "AccountImport", raw_file_content: csv, publish: true })).rejects.toMatchObject({
+      code: "max_row_count_exceeded",
+    });
+    const uploaded = ImportResponseSchema.parse(await call("imports.create", { type: "AccountImport", raw_file_content: csv })).data;
+    await expect(call("imports.publish", { id: uploaded.id })).rejects.toMatchObject({ code: "max_row_count_exceeded" });
+    expect(await call("imports.get", { id: uploaded.id })).toMatchObject({ data: { status: "pending" } });
+
+    // Queued by another way (as before this check, or by a stored import's publish): the job refuses it too.
+    await createImportRepository(finance.db).requestPublish(actor.familyId, uploaded.id);
+    const done = await eventually(async () => {
+      const detail = ImportResponseSchema.parse(await call("imports.get", { id: uploaded.id })).data;
+      expect(["complete", "failed"]).toContain(detail.status);
+      return detail;
+    });
+    expect(done).toMatchObject({ status: "failed", error: "Import has too many rows to publish." });
+    expect(await finance.db.account.count({ where: { familyId: actor.familyId } })).toBe(0);
   });
 
   it("skips a row named as an account the family has, or as an earlier row, counted as skipped duplicates", async () => {

@@ -13,6 +13,7 @@ import type { ImportRepository, StoredRow } from "./import-repository";
 import { toImportDetail, toImportSummary, toRowDiagnostic } from "./import-resource";
 import { ImportParseError, preflightCsvImport, readCsvImport } from "./parsing";
 import { PUBLISHERS } from "./publish/publishers";
+import { publishRowCap } from "./publish-row-cap";
 import { createStatementImport, isStatementFileType, preflightStatementImport } from "./statement-files/statement-upload";
 import { createSureImport, preflightSureImport } from "./sure-import-upload";
 
@@ -154,6 +155,9 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
         throw new AppError("not_publishable", { message: `${found.type} publishing is not available yet.`, importId: found.id });
       if (found.validRowsCount < found.rowsCount)
         throw new AppError("not_publishable", { message: "Import has rows with errors: see its rows.", importId: found.id });
+      // The same cap as a publish asked for at upload (Sure's publish_later checks it too).
+      if (found.rowsCount > publishRowCap(found.type))
+        throw new AppError("max_row_count_exceeded", { message: "Import has too many rows to publish.", importId: found.id });
       if (!(await imports.requestPublish(ctx.actor.familyId, found.id))) {
         throw new AppError("not_publishable", { message: `Import is ${found.status}: only a pending or failed import can be published.`, importId: found.id });
       }

@@ -6,6 +6,7 @@ import { IMPORT_PUBLISH_QUEUE } from "./import-publish-queue";
 import type { ImportRepository } from "./import-repository";
 import { PublishError } from "./publish/publish-error";
 import { publisherOf } from "./publish/publishers";
+import { publishRowCap } from "./publish-row-cap";
 
 export interface ImportPublishOptions {
   /** A publish runs in one transaction of at most this long. */
@@ -32,6 +33,8 @@ export function importPublishJob(db: FinanceDb, imports: ImportRepository, log: 
       if (!found || found.status !== "importing") return;
       const publish = publisherOf(found.type);
       if (!publish) throw new JobFailure(`${found.type} publishing is not available yet.`);
+      // Checked where every publish goes, whichever way it was asked for (Sure's Import#publish).
+      if (found.rowsCount > publishRowCap(found.type)) throw new JobFailure("Import has too many rows to publish.");
       const progress = (rowsDone: number) =>
         db.$transaction(async (tx) => {
           await job.assertHeld(tx);
