@@ -3,7 +3,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProviderConnectionCollectionSchema, ProviderConnectionResponseSchema, type Actor, type ProviderConnection } from "@hearth/contracts";
+import {
+  PROVIDER_CONNECTION_LIMIT,
+  ProviderConnectionCollectionSchema,
+  ProviderConnectionResponseSchema,
+  type Actor,
+  type ProviderConnection,
+} from "@hearth/contracts";
 import { createLogger } from "@hearth/service-kit";
 import { startServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService } from "../src/app";
@@ -426,6 +432,31 @@ describe("a sync that fails keeps a sanitized category, never the bridge's text"
     await expectAppError(register({ access_url: `${bridge.origin}/simplefin` }), "validation_failed");
     await expectAppError(register({ setup_token: bridge.issueToken().token, access_url: bridge.accessUrl() }), "validation_failed");
     expect(await finance.db.providerConnection.count()).toBe(count);
+  });
+});
+
+describe("a family's connections", () => {
+  it("stop at 25 though 34 are asked for at once; the list answers every one stored, even past the cap", async () => {
+    const many = newActor();
+    const manyCall = callerFor(finance, many);
+    const asked = await Promise.allSettled(Array.from({ length: 34 }, () => register({ access_url: bridge.accessUrl() }, manyCall)));
+    expect(asked.filter((answer) => answer.status === "fulfilled")).toHaveLength(PROVIDER_CONNECTION_LIMIT);
+    for (const refused of asked.filter((answer) => answer.status === "rejected")) {
+      expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: "validation_failed" });
+    }
+    expect(await finance.db.providerConnection.count({ where: { familyId: many.familyId } })).toBe(PROVIDER_CONNECTION_LIMIT);
+
+    // Stored past the cap (as before creates were counted under a lock): listed whole, not a 500.
+    const [one] = await finance.db.providerConnection.findMany({ where: { familyId: many.familyId }, take: 1 });
+    const { id: _id, createdAt: _c, updatedAt: _u, ...copy } = one!;
+    await finance.db.providerConnection.createMany({ data: Array.from({ length: 5 }, () => copy) });
+    expect(await connections(manyCall)).toHaveLength(PROVIDER_CONNECTION_LIMIT + 5);
+
+    // Their syncs done and the connections gone, the bridge is quiet for the cases after this one.
+    await eventually(async () =>
+      expect(await finance.db.providerSync.count({ where: { familyId: many.familyId, status: { in: ["pending", "syncing"] } } })).toBe(0),
+    );
+    await finance.db.providerConnection.deleteMany({ where: { familyId: many.familyId } });
   });
 });
 

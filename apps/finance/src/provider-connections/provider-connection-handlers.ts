@@ -72,15 +72,17 @@ export function createProviderConnectionHandlers(deps: ProviderConnectionHandler
       const { familyId } = ctx.actor;
       const body = input.provider_connection;
       const credentials = credentialsOf(body, deps.checkDestination);
-      if ((await connections.count(familyId)) >= PROVIDER_CONNECTION_LIMIT) {
-        throw AppError.validation([`A family can have at most ${PROVIDER_CONNECTION_LIMIT} provider connections`]);
-      }
-      const id = await connections.create(familyId, {
-        provider: body.provider,
-        name: body.name ?? DEFAULT_NAME,
-        sealedCredentials: deps.credentials.seal(credentials),
-        credentialsKind: credentials.kind === "claim_url" ? "setup_token" : "access_url",
-      });
+      const id = await connections.create(
+        familyId,
+        {
+          provider: body.provider,
+          name: body.name ?? DEFAULT_NAME,
+          sealedCredentials: deps.credentials.seal(credentials),
+          credentialsKind: credentials.kind === "claim_url" ? "setup_token" : "access_url",
+        },
+        PROVIDER_CONNECTION_LIMIT,
+      );
+      if (!id) throw AppError.validation([`A family can have at most ${PROVIDER_CONNECTION_LIMIT} provider connections`]);
       deps.queued();
       return shown(familyId, id);
     },

@@ -78,11 +78,14 @@ export function createProviderConnectionRepository(db: FinanceDb) {
       return summary ?? null;
     },
 
-    count: (familyId: string) => db.providerConnection.count({ where: { familyId } }),
-
-    /** The connection and its first sync, queued in the same transaction. */
-    create(familyId: string, connection: NewConnection): Promise<string> {
+    /**
+     * The connection and its first sync, queued in the same transaction; null when the family has
+     * `limit` already. Counted under the family's lock: parallel creates cannot all pass the count.
+     */
+    create(familyId: string, connection: NewConnection, limit: number): Promise<string | null> {
       return db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.provider-connections:' || ${familyId}::text, 0))`;
+        if ((await tx.providerConnection.count({ where: { familyId } })) >= limit) return null;
         const created = await tx.providerConnection.create({ data: { familyId, ...connection }, select: { id: true } });
         await tx.providerSync.create({ data: { familyId, connectionId: created.id } });
         return created.id;

@@ -64,8 +64,12 @@ export const ProviderConnectionSchema = z.object({
 });
 export type ProviderConnection = z.infer<typeof ProviderConnectionSchema>;
 
-/** The spec's `{data: [...]}`: every connection of the family (at most PROVIDER_CONNECTION_LIMIT), newest first. */
-export const ProviderConnectionCollectionSchema = z.object({ data: z.array(ProviderConnectionSchema).max(PROVIDER_CONNECTION_LIMIT) });
+/**
+ * The spec's `{data: [...]}`: every connection of the family, newest first. Creates stop at
+ * PROVIDER_CONNECTION_LIMIT; the list answers whatever is stored (a family past it from before the
+ * count was locked is listed whole, never refused).
+ */
+export const ProviderConnectionCollectionSchema = z.object({ data: z.array(ProviderConnectionSchema) });
 export const ProviderConnectionResponseSchema = z.object({ data: ProviderConnectionSchema });
 
 /**
