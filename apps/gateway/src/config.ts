@@ -49,6 +49,11 @@ export const GatewayEnvSchema = BaseServiceEnvSchema.extend({
    * no person reaches (a thousand refreshes an hour) and stops only a runaway client.
    */
   SESSION_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(60_000),
+  /**
+   * Requests per family per window, every key and session of its members together, on top of each
+   * credential's own limit: making more keys does not buy a family a larger share of the system.
+   */
+  FAMILY_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(100_000),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** Redis (redis:// or rediss://) holding the request counts of every gateway instance; unset, each instance counts in memory. */
   REDIS_URL: z

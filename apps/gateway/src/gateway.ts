@@ -53,6 +53,7 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
   const rateLimiter = createRateLimiter({
     limit: config.RATE_LIMIT_REQUESTS,
     sessionLimit: config.SESSION_RATE_LIMIT_REQUESTS,
+    familyLimit: config.FAMILY_RATE_LIMIT_REQUESTS,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     redisUrl: config.REDIS_URL,
     log,

@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "@hearth/service-kit";
 import { testRedisUrl } from "@hearth/test-kit";
-import { createRateLimiter } from "../src/http/rate-limiter";
+import { createRateLimiter, familyRateLimitBucket } from "../src/http/rate-limiter";
 
 const log = createLogger("rate-limiter-test", "silent");
 const REDIS_URL = testRedisUrl();
 
 describe("rate limiter in memory (the embedded default)", () => {
   it("counts each request of a bucket, answers current past the limit, and reads usage without counting", async () => {
-    const limiter = createRateLimiter({ limit: 3, sessionLimit: 3, windowSeconds: 3600, log });
+    const limiter = createRateLimiter({ limit: 3, sessionLimit: 3, familyLimit: 1000, windowSeconds: 3600, log });
     const currents = [];
     for (let i = 0; i < 4; i++) currents.push((await limiter.consume("api_key:key")).current);
     expect(currents).toEqual([1, 2, 3, 4]);
@@ -23,7 +23,7 @@ describe("rate limiter in memory (the embedded default)", () => {
   });
 
   it("gives a user's sessions (bearer tokens) their own budget, apart from the API keys' limit", async () => {
-    const limiter = createRateLimiter({ limit: 2, sessionLimit: 5, windowSeconds: 3600, log });
+    const limiter = createRateLimiter({ limit: 2, sessionLimit: 5, familyLimit: 1000, windowSeconds: 3600, log });
     for (let i = 0; i < 3; i++) await limiter.consume("api_key:k");
     expect(await limiter.usage("api_key:k")).toMatchObject({ limit: 2, current: 3, remaining: 0 });
     const sessions = [];
@@ -36,8 +36,18 @@ describe("rate limiter in memory (the embedded default)", () => {
       [5, 5, 0],
     ]);
     expect((await limiter.consume("user:u")).current).toBe(6);
-    // A bucket of neither kind is a bug of the caller, not a third budget.
+    // A bucket of no kind is a bug of the caller, not another budget.
     await expect(limiter.consume("u")).rejects.toThrow(/not a rate limit bucket/);
+    await limiter.stop();
+  });
+
+  it("counts a family's credentials together under the family's own ceiling", async () => {
+    const limiter = createRateLimiter({ limit: 100, sessionLimit: 100, familyLimit: 3, windowSeconds: 3600, log });
+    const counts = [];
+    for (let i = 0; i < 4; i++) counts.push((await limiter.consume(familyRateLimitBucket({ familyId: "f" }))).current);
+    expect(counts).toEqual([1, 2, 3, 4]);
+    expect(await limiter.usage("family:f")).toMatchObject({ limit: 3, current: 4, remaining: 0 });
+    expect(await limiter.usage("family:g")).toMatchObject({ limit: 3, current: 0, remaining: 3 });
     await limiter.stop();
   });
 });
@@ -45,8 +55,8 @@ describe("rate limiter in memory (the embedded default)", () => {
 describe("rate limiter through Redis (REDIS_URL)", () => {
   it("is one count across instances, exact under parallel requests", async () => {
     const [a, b] = [
-      createRateLimiter({ limit: 100, sessionLimit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
-      createRateLimiter({ limit: 100, sessionLimit: 100, windowSeconds: 60, redisUrl: REDIS_URL, log }),
+      createRateLimiter({ limit: 100, sessionLimit: 100, familyLimit: 1000, windowSeconds: 60, redisUrl: REDIS_URL, log }),
+      createRateLimiter({ limit: 100, sessionLimit: 100, familyLimit: 1000, windowSeconds: 60, redisUrl: REDIS_URL, log }),
     ];
     const bucket = `api_key:${randomUUID()}`;
     try {
@@ -64,7 +74,7 @@ describe("rate limiter through Redis (REDIS_URL)", () => {
   });
 
   it("counts in memory while Redis cannot be reached, neither refusing nor letting requests through uncounted", async () => {
-    const limiter = createRateLimiter({ limit: 2, sessionLimit: 2, windowSeconds: 60, redisUrl: "redis://127.0.0.1:1", log });
+    const limiter = createRateLimiter({ limit: 2, sessionLimit: 2, familyLimit: 1000, windowSeconds: 60, redisUrl: "redis://127.0.0.1:1", log });
     try {
       await limiter.start();
       const currents = [];

@@ -281,6 +281,22 @@ describe("API keys", () => {
     expect(JSON.stringify(list.body)).not.toContain(created.body.key);
   });
 
+  it("holds at most 10 live keys per user, counted under a lock: parallel asks stop at 10; a revoke makes room", async () => {
+    const user = await signUpUser(api, "keycap"); // its read and write keys are two of the ten
+    const asked = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => api.post("/api/v1/api_keys", { api_key: { name: `Script ${i}`, scopes: ["read"] } }, { token: user.accessToken })),
+    );
+    expect(asked.filter((res) => res.status === 201)).toHaveLength(8);
+    const refused = asked.filter((res) => res.status !== 201);
+    expect(refused.map((res) => [res.status, res.body.error])).toEqual(Array.from({ length: 4 }, () => [422, "validation_failed"]));
+    expect(refused[0]!.body.errors).toEqual(["A user can have at most 10 active API keys: revoke one first"]);
+    expect(await system.db.gateway.apiKey.count({ where: { userId: user.id, revokedAt: null } })).toBe(10);
+
+    const one = asked.find((res) => res.status === 201)!;
+    expect((await api.delete(`/api/v1/api_keys/${one.body.id}`, { token: user.accessToken })).status).toBe(204);
+    expect((await api.post("/api/v1/api_keys", { api_key: { name: "Again", scopes: ["read"] } }, { token: user.accessToken })).status).toBe(201);
+  });
+
   it("validates the name and scopes with 422", async () => {
     const user = await signUpUser(api, "keyval");
     for (const api_key of [

@@ -8,6 +8,8 @@ import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem } f
 const LIMIT = 5;
 /** The bearer tokens' budget (SESSION_RATE_LIMIT_REQUESTS), apart from the API keys'. */
 const SESSION_LIMIT = 8;
+/** Every key and session of a family together (FAMILY_RATE_LIMIT_REQUESTS). */
+const FAMILY_LIMIT = 20;
 let system: TestSystem;
 let api: ApiClient;
 let second: { api: ApiClient; server: RunningServer; stop: () => Promise<void> };
@@ -19,6 +21,7 @@ beforeAll(async () => {
     gatewayEnv: {
       RATE_LIMIT_REQUESTS: String(LIMIT),
       SESSION_RATE_LIMIT_REQUESTS: String(SESSION_LIMIT),
+      FAMILY_RATE_LIMIT_REQUESTS: String(FAMILY_LIMIT),
       RATE_LIMIT_WINDOW_SECONDS: "3600",
       REDIS_URL: testRedisUrl(),
     },
@@ -72,6 +75,30 @@ describe("rate limiting per credential", () => {
     }
     expect(statuses).toEqual([...Array<number>(SESSION_LIMIT - 2).fill(200), 429]);
     expect([...limits]).toEqual([String(SESSION_LIMIT)]);
+  });
+
+  it("bounds a family's keys and sessions together: more keys buy no more requests", async () => {
+    const user = await signUpUser(api, "family"); // 2 bearer requests: the family's count is 2
+    const third = await api.post("/api/v1/api_keys", { api_key: { name: "third", scopes: ["read"] } }, { token: user.accessToken });
+    expect(third.status).toBe(201); // 3
+    for (const apiKey of [user.readKey, user.writeKey, third.body.key as string]) {
+      for (let i = 0; i < LIMIT; i++) expect((await api.get("/api/v1/tags", { apiKey })).status).toBe(200);
+    } // 18
+    const last = await api.get("/api/v1/tags", { token: user.accessToken }); // 19
+    expect(last.status).toBe(200);
+    // The headers tell of the family's limit once it has less left than the credential's.
+    expect([last.headers.get("x-ratelimit-limit"), last.headers.get("x-ratelimit-remaining")]).toEqual([String(FAMILY_LIMIT), "1"]);
+    expect((await api.get("/api/v1/tags", { token: user.accessToken })).status).toBe(200); // 20
+    const refused = await api.get("/api/v1/tags", { token: user.accessToken });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({
+      error: "rate_limit_exceeded",
+      message: expect.stringMatching(/^Your family's rate limit \(all its keys and sessions together\) exceeded\. Try again in \d+ seconds\.$/),
+      details: { limit: FAMILY_LIMIT, current: FAMILY_LIMIT + 1 },
+    });
+    // Another family is not held back.
+    const other = await signUpUser(api, "other-family");
+    expect((await api.get("/api/v1/tags", { apiKey: other.readKey })).status).toBe(200);
   });
 
   it("is one limit across gateway instances", async () => {

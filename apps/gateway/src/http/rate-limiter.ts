@@ -12,6 +12,11 @@ export interface RateLimitOptions {
    * above what a person using the app reaches, as a ceiling on a runaway client only.
    */
   sessionLimit: number;
+  /**
+   * Requests one family's credentials (every key and session of its members) may make together
+   * per window: however many keys a family makes, its share of the system is bounded.
+   */
+  familyLimit: number;
   windowSeconds: number;
   /** Counts shared by every gateway instance through this Redis; unset, each instance counts in its own memory. */
   redisUrl?: string | undefined;
@@ -30,6 +35,11 @@ export interface RateLimitUsage {
 /** The bucket a credential is counted in: each API key apart, a user's bearer tokens together. */
 export function rateLimitBucket(actor: Pick<Actor, "userId" | "apiKeyId">): string {
   return actor.apiKeyId ? `api_key:${actor.apiKeyId}` : `user:${actor.userId}`;
+}
+
+/** The bucket every credential of a family is counted in as well. */
+export function familyRateLimitBucket(actor: Pick<Actor, "familyId">): string {
+  return `family:${actor.familyId}`;
 }
 
 const KEY_PREFIX = "hearth:rate-limit";
@@ -72,10 +82,12 @@ export function createRateLimiter(options: RateLimitOptions) {
   };
   const apiKeys = { limit: options.limit, counter: counter(options.limit) };
   const sessions = { limit: options.sessionLimit, counter: counter(options.sessionLimit) };
-  /** API keys and sessions count in buckets of their own names (rateLimitBucket), each under its limit. */
+  const families = { limit: options.familyLimit, counter: counter(options.familyLimit) };
+  /** API keys, sessions and families count in buckets of their own names (rateLimitBucket, familyRateLimitBucket), each under its limit. */
   const limitOf = (bucket: string) => {
     if (bucket.startsWith("api_key:")) return apiKeys;
     if (bucket.startsWith("user:")) return sessions;
+    if (bucket.startsWith("family:")) return families;
     throw new Error(`not a rate limit bucket: ${bucket}`);
   };
 
@@ -146,9 +158,10 @@ export function rateLimitHeaders(usage: RateLimitUsage): Record<string, string> 
   };
 }
 
-export function rateLimitExceeded(usage: RateLimitUsage): AppError {
+export function rateLimitExceeded(usage: RateLimitUsage, whose: "credential" | "family" = "credential"): AppError {
+  const what = whose === "family" ? "Your family's rate limit (all its keys and sessions together) exceeded." : "Rate limit exceeded.";
   return new AppError("rate_limit_exceeded", {
-    message: `Rate limit exceeded. Try again in ${usage.resetInSeconds} seconds.`,
+    message: `${what} Try again in ${usage.resetInSeconds} seconds.`,
     details: { limit: usage.limit, current: usage.current, reset_in_seconds: usage.resetInSeconds },
   });
 }

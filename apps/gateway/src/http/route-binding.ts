@@ -10,7 +10,7 @@ import type { AiSwitch } from "./ai-switch";
 import { readCsvUpload } from "./csv-upload";
 import { readFileUpload } from "./file-upload";
 import { hasEmptyBody, isMultipart } from "./json-only";
-import { rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
+import { familyRateLimitBucket, rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
 import { exemplifyRequest } from "./metrics";
 import { parseRouteInput } from "./request-input";
 import { sureNamed } from "./sure-errors";
@@ -156,10 +156,16 @@ function requestHashOf(route: RouteDef, input: unknown): string {
  */
 export async function authenticatedActor(access: RouteAccess, req: Request, res: Response, deps: RouteBindingDeps): Promise<Actor> {
   const actor = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") }, requestFacts(req, res));
-  // Counted per credential (an API key, or a user's bearer tokens) before any other work.
+  // Counted per credential (an API key, or a user's bearer tokens) before any other work, then
+  // against the family's ceiling; the headers tell of whichever has less left.
   const usage = await deps.rateLimiter.consume(rateLimitBucket(actor));
-  res.set(rateLimitHeaders(usage));
-  if (usage.current > usage.limit) throw rateLimitExceeded(usage);
+  if (usage.current > usage.limit) {
+    res.set(rateLimitHeaders(usage));
+    throw rateLimitExceeded(usage);
+  }
+  const family = await deps.rateLimiter.consume(familyRateLimitBucket(actor));
+  res.set(rateLimitHeaders(family.remaining < usage.remaining ? family : usage));
+  if (family.current > family.limit) throw rateLimitExceeded(family, "family");
   // Before the scope check, as Sure's require_ai_enabled runs before its scope filters.
   if (access.ai) await deps.assertAiEnabled(actor, res.locals["requestId"] as string);
   authorize(actor, access);

@@ -17,6 +17,9 @@ export type ApiKey = z.infer<typeof ApiKeySchema>;
 /** Only the creation answer carries the plain key: it is never shown again. */
 export const CreatedApiKeySchema = ApiKeySchema.extend({ key: z.string() });
 
+/** Live API keys one user may hold at once (Sure has no cap: each key is a rate-limit bucket of its own). */
+export const API_KEYS_PER_USER = 10;
+
 export const ApiKeyListSchema = z.object({ api_keys: z.array(ApiKeySchema) });
 
 export const CreateApiKeyBodySchema = z.object({

@@ -1,4 +1,4 @@
-import { AppError } from "@hearth/contracts";
+import { API_KEYS_PER_USER, AppError } from "@hearth/contracts";
 import { randomSecret, sha256 } from "../../crypto/secrets";
 import { requireActor, type LocalHandler } from "../local-handlers";
 import type { ApiKeyRepository } from "./api-key-repository";
@@ -14,12 +14,12 @@ export function createApiKeyHandlers(apiKeys: ApiKeyRepository, onRevoked: (user
 
   const create: LocalHandler<"apiKeys.create"> = async ({ actor, input }) => {
     const key = randomSecret("hk_", 30);
-    const row = await apiKeys.create(requireActor(actor).userId, {
-      name: input.api_key.name,
-      scopes: input.api_key.scopes,
-      keyHash: sha256(key),
-      displayKey: `${key.slice(0, 7)}…${key.slice(-4)}`,
-    });
+    const row = await apiKeys.create(
+      requireActor(actor).userId,
+      { name: input.api_key.name, scopes: input.api_key.scopes, keyHash: sha256(key), displayKey: `${key.slice(0, 7)}…${key.slice(-4)}` },
+      API_KEYS_PER_USER,
+    );
+    if (!row) throw AppError.validation([`A user can have at most ${API_KEYS_PER_USER} active API keys: revoke one first`]);
     return { ...toApiKeyResource(row), key };
   };
 

@@ -27,7 +27,17 @@ export function createApiKeyRepository(db: IdentityDb) {
     /** The user's live keys, newest first. */
     listLive: (userId: string) => db.apiKey.findMany({ where: { userId, revokedAt: null }, orderBy: { createdAt: "desc" } }),
 
-    create: (userId: string, key: NewApiKey) => db.apiKey.create({ data: { userId, ...key } }),
+    /**
+     * The key, unless the user holds `limit` live ones already (null). Counted under the user's
+     * lock: parallel creates cannot all pass the count.
+     */
+    create(userId: string, key: NewApiKey, limit: number) {
+      return db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.gateway.api-keys:' || ${userId}::text, 0))`;
+        if ((await tx.apiKey.count({ where: { userId, revokedAt: null } })) >= limit) return null;
+        return tx.apiKey.create({ data: { userId, ...key } });
+      });
+    },
 
     /** False when the user has no live key of this id. */
     async revoke(userId: string, id: string, now: Date): Promise<boolean> {
