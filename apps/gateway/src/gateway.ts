@@ -4,6 +4,7 @@ import type { GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
 import { createAiSwitch } from "./http/ai-switch";
+import { createRateLimitRepository } from "./http/rate-limit-repository";
 import { createRateLimiter } from "./http/rate-limiter";
 import { createGatewayApp } from "./http/app";
 import { createDependencyStatus } from "./health/dependency-status";
@@ -63,7 +64,8 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
   const onFamilyPurgeQueued = () => purger.poke();
   const identity = createIdentity({ config, db, log, onEventsWritten, rateLimiter, onFamilyPurgeQueued });
   const { authenticate, credentials, sessionExpiry, sweeper } = identity;
-  const downloadLinks = createDownloadLinks(config.SECRETS_ENCRYPTION_KEY);
+  const downloadCounters = createRateLimitRepository(db);
+  const downloadLinks = createDownloadLinks(config.SECRETS_ENCRYPTION_KEY, (key, windowStart) => downloadCounters.add(key, windowStart, 1));
   const local = {
     ...identity.local,
     ...createExportDownloadHandlers(services.finance, downloadLinks),

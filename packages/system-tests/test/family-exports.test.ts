@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
-import { FamilyExportCollectionSchema, FamilyExportResponseSchema } from "@hearth/contracts";
+import { ApiKeyUsageSchema, FamilyExportCollectionSchema, FamilyExportResponseSchema } from "@hearth/contracts";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import { DEVICE, TEST_PASSWORD, apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
 
@@ -151,5 +151,57 @@ describe("family exports", () => {
     const theirs = await completedExport(stranger);
     expect((await api.get(`/api/v1/family_exports/${theirs}`, { apiKey: admin.readKey })).status).toBe(404);
     expect((await api.get(`/api/v1/family_exports/${theirs}/download`, { apiKey: admin.readKey })).status).toBe(404);
+  });
+
+  it("keep a family's three newest ended exports: a fourth completing lets the oldest go, its archive with it", async () => {
+    const keeper = await signUpUser(api, "keeper");
+    const made: string[] = [];
+    for (let i = 0; i < 4; i++) made.push(await completedExport(keeper));
+    const listed = FamilyExportCollectionSchema.parse((await api.get("/api/v1/family_exports", { apiKey: keeper.readKey })).body);
+    expect(listed.data.map((e) => e.id)).toEqual(made.slice(1).reverse());
+    expect((await api.get(`/api/v1/family_exports/${made[0]}`, { apiKey: keeper.readKey })).status).toBe(404);
+    expect(await system.db.finance.familyExportChunk.count({ where: { exportId: made[0]! } })).toBe(0);
+  });
+
+  it("are deleted by an admin with their archive (204); 409 while one is built, 404 for another family's, 403 for a member", async () => {
+    const owner = await signUpUser(api, "deleter");
+    const done = await completedExport(owner);
+    expect((await api.delete(`/api/v1/family_exports/${done}`, { apiKey: admin.writeKey })).status).toBe(404);
+    expect((await api.delete(`/api/v1/family_exports/${done}`, { apiKey: owner.readKey })).status).toBe(403);
+    expect((await api.delete(`/api/v1/family_exports/${done}`, { apiKey: owner.writeKey })).status).toBe(204);
+    expect((await api.get(`/api/v1/family_exports/${done}`, { apiKey: owner.readKey })).status).toBe(404);
+    expect(await system.db.finance.familyExportChunk.count({ where: { exportId: done } })).toBe(0);
+
+    // One being built (its worker's hold fresh): not deleted under it.
+    const { familyId } = await system.db.gateway.membership.findUniqueOrThrow({ where: { userId: owner.id } });
+    const building = await system.db.finance.familyExport.create({
+      data: { familyId, status: "processing", claimedAt: new Date(), leaseExpiresAt: new Date(Date.now() + 120_000) },
+    });
+    const refused = await api.delete(`/api/v1/family_exports/${building.id}`, { apiKey: owner.writeKey });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: "conflict", message: "The export is being built: delete it once it has completed or failed" });
+    await system.db.finance.familyExport.delete({ where: { id: building.id } });
+    expect((await api.delete(`/api/v1/family_exports/${building.id}`, { token: memberToken })).status).toBe(403);
+  });
+
+  it("serve a signed link three times, each download counted against the key that asked for it", async () => {
+    const id = await completedExport(admin);
+    const download = await fetch(`${system.url}/api/v1/family_exports/${id}/download`, { headers: { "x-api-key": admin.readKey }, redirect: "manual" });
+    const location = download.headers.get("location") ?? "";
+    const counted = async () => ApiKeyUsageSchema.parse((await api.get("/api/v1/usage", { apiKey: admin.readKey })).body).rate_limit.current_count;
+    const before = await counted();
+    for (let i = 0; i < 3; i++) {
+      const file = await fetch(`${system.url}${location}`);
+      expect(file.status).toBe(200);
+      await file.arrayBuffer();
+    }
+    // Three downloads and this usage request.
+    expect(await counted()).toBe(before + 4);
+    const fourth = await fetch(`${system.url}${location}`);
+    expect(fourth.status).toBe(403);
+    expect(await fourth.json()).toMatchObject({ error: "forbidden", message: "The download link has served its 3 downloads: ask /download for a new one" });
+    // A new link serves again.
+    const again = await fetch(`${system.url}/api/v1/family_exports/${id}/download`, { headers: { "x-api-key": admin.readKey }, redirect: "manual" });
+    expect((await fetch(`${system.url}${again.headers.get("location") ?? ""}`)).status).toBe(200);
   });
 });

@@ -3,7 +3,7 @@ import type { InternalHandlers, RouteHandlers } from "@hearth/service-kit";
 import type { FamilyExportRepository } from "./family-export-repository";
 import { exportFilename, toFamilyExportResource } from "./family-export-resource";
 
-type Handlers = Pick<RouteHandlers<"finance">, "familyExports.list" | "familyExports.get" | "familyExports.create">;
+type Handlers = Pick<RouteHandlers<"finance">, "familyExports.list" | "familyExports.get" | "familyExports.create" | "familyExports.delete">;
 
 /** Sure's family exports controller: a family admin's exports, built in the background. */
 export function createFamilyExportHandlers(exports: FamilyExportRepository, queued: () => void): Handlers {
@@ -22,6 +22,11 @@ export function createFamilyExportHandlers(exports: FamilyExportRepository, queu
       const row = await exports.create(ctx.actor.familyId);
       queued();
       return { data: toFamilyExportResource(row) };
+    },
+    "familyExports.delete": async ({ ctx, input }) => {
+      const removed = await exports.remove(ctx.actor.familyId, input.id);
+      if (removed === null) throw AppError.notFound("Family export");
+      if (!removed) throw new AppError("conflict", { message: "The export is being built: delete it once it has completed or failed" });
     },
   };
 }

@@ -1,6 +1,9 @@
 import type { FinanceDb } from "../db";
 import { Prisma, type FamilyExport } from "../generated/prisma/client";
 
+/** Ended exports (completed or failed) a family keeps; a new one completing lets the oldest go. */
+export const KEPT_EXPORTS = 3;
+
 /** Sure's FamilyExport::STUCK_AFTER: an export pending or processing this long failed with its worker. */
 export const EXPORT_STUCK_AFTER_MS = 2 * 60 * 60 * 1000;
 
@@ -140,12 +143,35 @@ export function createFamilyExportRepository(db: FinanceDb) {
     },
 
     /** Completed, only while still held: a worker that lost its hold cannot complete someone else's build. */
+    /**
+     * Marks the build completed and lets older ones go: a family keeps its KEPT_EXPORTS newest
+     * ended exports (completed or failed), so archives do not pile up in the database.
+     */
     async complete(claim: ClaimedExport, byteSize: number, rowCounts: Prisma.InputJsonValue): Promise<boolean> {
-      const done = await db.familyExport.updateMany({
-        where: { id: claim.id, status: "processing", leaseExpiresAt: claim.lease },
-        data: { status: "completed", byteSize, rowCounts, leaseExpiresAt: null, completedAt: new Date(), error: null },
+      return db.$transaction(async (tx) => {
+        const done = await tx.familyExport.updateMany({
+          where: { id: claim.id, status: "processing", leaseExpiresAt: claim.lease },
+          data: { status: "completed", byteSize, rowCounts, leaseExpiresAt: null, completedAt: new Date(), error: null },
+        });
+        if (done.count !== 1) return false;
+        // Their slices go with them (foreign key cascade).
+        await tx.$executeRaw`
+          DELETE FROM family_exports WHERE id IN (
+            SELECT id FROM family_exports WHERE family_id = ${claim.familyId}::uuid AND status IN ('completed', 'failed')
+             ORDER BY created_at DESC, id DESC OFFSET ${KEPT_EXPORTS})`;
+        return true;
       });
-      return done.count === 1;
+    },
+
+    /**
+     * Deletes a completed or failed export and its archive: true when it went, false while it is
+     * waiting or being built, null when the family has no such export.
+     */
+    async remove(familyId: string, id: string): Promise<boolean | null> {
+      const found = await db.familyExport.findFirst({ where: { id, familyId }, select: { status: true } });
+      if (!found) return null;
+      const removed = await db.familyExport.deleteMany({ where: { id, familyId, status: { in: ["completed", "failed"] } } });
+      return removed.count === 1;
     },
 
     async fail(claim: ClaimedExport, error: string): Promise<void> {

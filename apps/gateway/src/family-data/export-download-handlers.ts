@@ -1,6 +1,7 @@
 import { AppError, FamilyExportResponseSchema } from "@hearth/contracts";
 import type { ServiceCall } from "@hearth/service-kit";
 import { requireActor, type LocalHandler } from "../identity/local-handlers";
+import { rateLimitBucket } from "../http/rate-limiter";
 import type { DownloadLinks } from "./export-download-links";
 
 /**
@@ -9,10 +10,10 @@ import type { DownloadLinks } from "./export-download-links";
  */
 export function createExportDownloadHandlers(finance: ServiceCall, links: DownloadLinks) {
   const download: LocalHandler<"familyExportDownloads.download"> = async ({ actor, input, request }) => {
-    const { familyId } = requireActor(actor);
+    const asking = requireActor(actor);
     const { data } = FamilyExportResponseSchema.parse(await finance("familyExports.get", "query", { id: input.id }, { requestId: request.requestId, actor }));
     if (!data.downloadable) throw new AppError("export_not_ready");
-    return { status: 302 as const, body: { location: links.linkTo(familyId, data.id) } };
+    return { status: 302 as const, body: { location: links.linkTo(asking.familyId, data.id, rateLimitBucket(asking)) } };
   };
   return { "familyExportDownloads.download": download };
 }

@@ -75,7 +75,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   });
   mountDocs(app);
   mountSignInPage(app);
-  mountExportFile(app, deps.services.finance, deps.downloadLinks);
+  mountExportFile(app, deps.services.finance, deps.downloadLinks, deps.rateLimiter);
   mountMessageStream(app, deps);
   app.all("/mcp", mcpEndpoint(deps));
 

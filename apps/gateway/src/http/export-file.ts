@@ -2,7 +2,8 @@ import { once } from "node:events";
 import { AppError, FamilyExportChunkSchema, UuidSchema } from "@hearth/contracts";
 import type { ServiceCall } from "@hearth/service-kit";
 import type { Express, Request, Response } from "express";
-import type { DownloadLinks } from "../family-data/export-download-links";
+import { DOWNLOADS_PER_LINK, type DownloadLinks } from "../family-data/export-download-links";
+import { familyRateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
 
 /** Longest a download may take before the gateway gives up on it (a 1M-transaction export is tens of MB). */
 const SLICE_LIMIT = 100_000;
@@ -12,12 +13,27 @@ const SLICE_LIMIT = 100_000;
  * link is the grant. The ZIP is streamed slice by slice from finance (1 MiB each), each written
  * before the next is asked for, so the gateway holds one slice whatever the archive's size.
  */
-export function mountExportFile(app: Express, finance: ServiceCall, links: DownloadLinks): void {
+export function mountExportFile(app: Express, finance: ServiceCall, links: DownloadLinks, rateLimiter: RateLimiter): void {
   app.get("/api/v1/family_exports/:id/file", async (req: Request, res: Response, next) => {
     try {
       const exportId = UuidSchema.safeParse(req.params["id"]);
       const grant = exportId.success ? links.verify(exportId.data, req.query) : null;
       if (!grant) throw new AppError("forbidden", { message: "The download link is invalid or has expired" });
+      // Counted against the credential that asked for the link and its family, as its requests are;
+      // then against the link's own few downloads.
+      for (const [bucket, whose] of [
+        [grant.bucket, "credential"],
+        [familyRateLimitBucket(grant), "family"],
+      ] as const) {
+        const usage = await rateLimiter.consume(bucket);
+        if (usage.current > usage.limit) {
+          res.set(rateLimitHeaders(usage));
+          throw rateLimitExceeded(usage, whose);
+        }
+      }
+      if (!(await links.use(grant))) {
+        throw new AppError("forbidden", { message: `The download link has served its ${DOWNLOADS_PER_LINK} downloads: ask /download for a new one` });
+      }
       const requestId = res.locals["requestId"] as string;
       for (let seq = 0; seq < SLICE_LIMIT; seq++) {
         const slice = FamilyExportChunkSchema.parse(

@@ -44,4 +44,14 @@ export const familyExportsRoutes = defineResourceRoutes("finance", "familyExport
     access: ADMIN_WRITE_ANY,
     sureErrors: { invalid: "invalid_params" },
   },
+  delete: {
+    method: "DELETE",
+    path: "/api/v1/family_exports/:id",
+    summary: "Delete a completed or failed export and its archive (Hearth's; Sure's web app deletes them); 409 while it is being built",
+    tag: "Family Exports",
+    params: IdParams,
+    response: null,
+    status: 204,
+    access: ADMIN_WRITE_ANY,
+  },
 });
