@@ -264,6 +264,29 @@ describe("revert and isolation", () => {
     expect(await transactionsNamed("Revert me")).toHaveLength(2);
   });
 
+  it("deletes an import with what it made (Sure's imports#destroy): 204; 409 while it publishes; 404 for another family's", async () => {
+    const res = await create({ raw_file_content: "date,amount,name\n2026-03-11,-9.00,Delete me\n2026-03-11,-6.00,Delete me too", publish: "true" });
+    const id = res.body.data.id as string;
+    await completed(id);
+    expect(await transactionsNamed("Delete me")).toHaveLength(2);
+    const stranger = await signUpUser(api, "deleting-stranger");
+    expect((await api.delete(`/api/v1/imports/${id}`, { apiKey: stranger.writeKey })).status).toBe(404);
+    expect((await api.delete(`/api/v1/imports/${id}`, { apiKey: user.readKey })).status).toBe(403);
+    expect((await api.delete(`/api/v1/imports/${id}`, { apiKey: user.writeKey })).status).toBe(204);
+    expect(await transactionsNamed("Delete me")).toHaveLength(0);
+    expect((await api.get(`/api/v1/imports/${id}`, { apiKey: user.readKey })).status).toBe(404);
+    expect(await system.db.finance.importRow.count({ where: { importId: id } })).toBe(0);
+
+    // Being published: not deleted under its publish.
+    const pending = (await create({ raw_file_content: "date,amount,name\n2026-03-12,-1.00,Busy" })).body.data.id as string;
+    await system.db.finance.import.update({ where: { id: pending }, data: { status: "importing" } });
+    const busy = await api.delete(`/api/v1/imports/${pending}`, { apiKey: user.writeKey });
+    expect(busy.status).toBe(409);
+    expect(busy.body).toMatchObject({ error: "conflict", message: "The import is being published or reverted: delete it once that has ended" });
+    await system.db.finance.import.update({ where: { id: pending }, data: { status: "pending" } });
+    expect((await api.delete(`/api/v1/imports/${pending}`, { apiKey: user.writeKey })).status).toBe(204);
+  });
+
   it("answers 404 'Import not found' for another family's import", async () => {
     const stranger = await signUpUser(api, "stranger");
     const mine = (await create({ raw_file_content: CSV })).body.data.id as string;

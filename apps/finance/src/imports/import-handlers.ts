@@ -19,7 +19,7 @@ import { createSureImport, preflightSureImport } from "./sure-import-upload";
 
 type Handlers = Pick<
   RouteHandlers<"finance">,
-  "imports.list" | "imports.get" | "imports.rows" | "imports.create" | "imports.preflight" | "imports.publish" | "imports.revert"
+  "imports.list" | "imports.get" | "imports.rows" | "imports.create" | "imports.preflight" | "imports.publish" | "imports.revert" | "imports.delete"
 >;
 
 /** The types this service publishes today (publishers.ts); the others are read and checked (rows, preflight) but not yet written. */
@@ -163,6 +163,12 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       }
       queued();
       return { data: toImportDetail(await findImport(ctx.actor.familyId, found.id)) };
+    },
+
+    "imports.delete": async ({ ctx, input }) => {
+      const removed = await imports.remove(ctx.actor.familyId, input.id);
+      if (removed === null) throw AppError.notFound("Import");
+      if (!removed) throw new AppError("conflict", { message: "The import is being published or reverted: delete it once that has ended" });
     },
 
     "imports.revert": async ({ ctx, input }) => {

@@ -33,6 +33,33 @@ const toJson = (value: unknown): Prisma.InputJsonValue => JSON.parse(jsonText(va
 /** Rows per INSERT when an import's rows are stored. */
 const ROW_BATCH = 5_000;
 
+/** The import, locked for the transaction: a publish or revert of it waits, or is waited for. */
+async function lockImport(tx: FinanceTx, familyId: string, id: string) {
+  const [row] = await tx.$queryRaw<{ status: string; completed_at: Date | null }[]>`
+    SELECT status::text AS status, completed_at FROM imports WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid FOR UPDATE`;
+  return row ?? null;
+}
+
+/**
+ * Removes exactly what a complete import added (its entries, the accounts it made, then the
+ * records it made that nothing outside it uses: removeImportCatalog) and queues the syncs they need.
+ */
+async function removeWhatItAdded(tx: FinanceTx, familyId: string, id: string, completedAt: Date | null): Promise<void> {
+  const windows = await tx.$queryRaw<{ account_id: string; first: Date }[]>`
+    SELECT account_id, min(date) AS first FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid GROUP BY account_id`;
+  await tx.$executeRaw`DELETE FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;
+  const removedAccounts = await tx.$queryRaw<{ id: string }[]>`
+    DELETE FROM accounts WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid RETURNING id`;
+  await removeImportCatalog(tx, familyId, id, completedAt ?? new Date());
+  const gone = new Set(removedAccounts.map((a) => a.id));
+  for (const window of windows) {
+    if (!gone.has(window.account_id)) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
+  }
+  // Cached list totals and page positions are of the ledger with the import in it.
+  await bumpLedgerVersion(tx, familyId);
+  await adjustTransactionCount(tx, familyId, null);
+}
+
 /** The family's imports and their rows (imports, import_rows). */
 export function createImportRepository(db: FinanceDb) {
   return {
@@ -144,24 +171,30 @@ export function createImportRepository(db: FinanceDb) {
     async revert(familyId: string, id: string): Promise<boolean | null> {
       return db.$transaction(
         async (tx) => {
-          const [row] = await tx.$queryRaw<{ status: string; completed_at: Date | null }[]>`
-            SELECT status, completed_at FROM imports WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid FOR UPDATE`;
+          const row = await lockImport(tx, familyId, id);
           if (!row) return null;
           if (row.status !== "complete") return false;
-          const windows = await tx.$queryRaw<{ account_id: string; first: Date }[]>`
-            SELECT account_id, min(date) AS first FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid GROUP BY account_id`;
-          await tx.$executeRaw`DELETE FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;
-          const removedAccounts = await tx.$queryRaw<{ id: string }[]>`
-            DELETE FROM accounts WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid RETURNING id`;
-          await removeImportCatalog(tx, familyId, id, row.completed_at ?? new Date());
-          const gone = new Set(removedAccounts.map((a) => a.id));
-          for (const window of windows) {
-            if (!gone.has(window.account_id)) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
-          }
-          // Cached list totals and page positions are of the ledger with the import in it.
-          await bumpLedgerVersion(tx, familyId);
-          await adjustTransactionCount(tx, familyId, null);
+          await removeWhatItAdded(tx, familyId, id, row.completed_at);
           await tx.import.update({ where: { id }, data: { status: "pending", result: Prisma.DbNull, rowsDone: 0, completedAt: null, error: null } });
+          return true;
+        },
+        { timeout: 120_000 },
+      );
+    },
+
+    /**
+     * Deletes the import with its rows and, when it is complete, what it added (as a revert
+     * removes it; Sure's Import destroys its accounts and entries with it). Null: no such import;
+     * false: it is being published or reverted.
+     */
+    async remove(familyId: string, id: string): Promise<boolean | null> {
+      return db.$transaction(
+        async (tx) => {
+          const row = await lockImport(tx, familyId, id);
+          if (!row) return null;
+          if (row.status === "importing" || row.status === "reverting") return false;
+          if (row.status === "complete") await removeWhatItAdded(tx, familyId, id, row.completed_at);
+          await tx.import.delete({ where: { id } });
           return true;
         },
         { timeout: 120_000 },

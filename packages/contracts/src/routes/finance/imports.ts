@@ -121,4 +121,15 @@ export const importsRoutes = defineResourceRoutes("finance", "imports", {
     access: WRITE,
     sureErrors: NOT_FOUND,
   },
+  delete: {
+    method: "DELETE",
+    path: "/api/v1/imports/:id",
+    summary: "Delete an import with what it made (Sure's web app's imports#destroy); 409 while it is being published or reverted",
+    tag: "Imports",
+    params: IdParams,
+    response: null,
+    status: 204,
+    access: WRITE,
+    sureErrors: NOT_FOUND,
+  },
 });
