@@ -70,6 +70,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   familyPurge?: Partial<FamilyPurgeLimits>;
   /** How the export worker polls and holds a build (tests shorten it). */
   familyExportWorker?: Partial<FamilyExportWorkerOptions>;
+  /** Bytes of uploaded import files one family may keep in all (IMPORT_FAMILY_MAX_MB; FAMILY_IMPORT_BYTES when left out). */
+  importFamilyBytes?: number;
   /** How long an import's publish may take (tests shorten it). */
   importPublish?: Partial<ImportPublishOptions>;
   /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */
@@ -103,7 +105,7 @@ export function createFinanceService(deps: FinanceDeps) {
   });
   const rules = createRulesModule(db, deps.log, worker);
   const familyExports = createFamilyExportRepository(db);
-  const importRepository = createImportRepository(db);
+  const importRepository = createImportRepository(db, deps.importFamilyBytes);
   const jobs = createJobRunner({
     databaseUrl: databaseUrlOf(db),
     db,
@@ -134,7 +136,7 @@ export function createFinanceService(deps: FinanceDeps) {
       ...rules.handlers,
       ...createFamilyExportHandlers(familyExports, () => exportWorker.poke()),
       ...createImportHandlers(importRepository, familyCurrency, () => jobs.poke(IMPORT_PUBLISH_QUEUE)),
-      ...createImportSessionHandlers(createImportSessionRepository(db), () => jobs.poke(IMPORT_PUBLISH_QUEUE)),
+      ...createImportSessionHandlers(createImportSessionRepository(db, deps.importFamilyBytes), () => jobs.poke(IMPORT_PUBLISH_QUEUE)),
       ...createBudgetHandlers(budgetRepository),
       ...providers.handlers,
     },

@@ -13,6 +13,8 @@ export const FinanceEnvSchema = serviceEnvSchema(FINANCE_DEFAULT_PORT).extend({
    * addresses: for tests and a bridge on the operator's own network. Off, only https URLs of public
    * addresses are reached; link-local and cloud metadata addresses are refused either way.
    */
+  /** Megabytes of uploaded import files (imports and unpublished session chunks) one family may keep in all. */
+  IMPORT_FAMILY_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(512),
   PROVIDER_ALLOW_PRIVATE_HOSTS: z
     .enum(["true", "false"], { message: 'must be "true" or "false"' })
     .default("false")

@@ -14,6 +14,7 @@ await runService({
       log,
       internalAuthSecret: config.INTERNAL_AUTH_SECRET,
       ledgerImport: config.LEDGER_IMPORT === "on",
+      importFamilyBytes: config.IMPORT_FAMILY_MAX_MB * 1024 * 1024,
       providerConnections: { allowPrivateHosts: config.PROVIDER_ALLOW_PRIVATE_HOSTS },
     }),
 });

@@ -38,7 +38,7 @@ export const financeBasics: ServiceBasics<FinanceDb, RunningFinance["parts"]> = 
 
 /** The finance service on a fresh, migrated database, listening on a free port. */
 export function startFinance(
-  options: Pick<FinanceDeps, "ledgerImport" | "syncLease" | "importPublish" | "jobs" | "familyExportWorker" | "familyPurge"> = {},
+  options: Pick<FinanceDeps, "ledgerImport" | "syncLease" | "importPublish" | "importFamilyBytes" | "jobs" | "familyExportWorker" | "familyPurge"> = {},
 ): Promise<RunningFinance> {
   return startServiceUnderTest({ ...financeUnderTest, create: (deps) => createFinanceService({ ...deps, ...options }) });
 }

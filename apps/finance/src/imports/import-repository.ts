@@ -5,6 +5,7 @@ import { risingIds } from "../rules/sql-ids";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
 import { queueImportPublish } from "./import-publish-queue";
+import { FAMILY_IMPORT_BYTES, reserveImportBytes } from "./import-storage-budget";
 import { removeImportCatalog } from "./import-revert-catalog";
 import { Prisma, type Import, type ImportRow } from "../generated/prisma/client";
 
@@ -61,12 +62,16 @@ async function removeWhatItAdded(tx: FinanceTx, familyId: string, id: string, co
 }
 
 /** The family's imports and their rows (imports, import_rows). */
-export function createImportRepository(db: FinanceDb) {
+export function createImportRepository(db: FinanceDb, familyBytes = FAMILY_IMPORT_BYTES) {
   return {
-    /** The import and all its rows, in one transaction: an upload is kept whole or not at all. */
+    /**
+     * The import and all its rows, in one transaction: an upload is kept whole or not at all; none
+     * past the family's storage budget (reserveImportBytes).
+     */
     async create(familyId: string, input: NewImport): Promise<Import> {
       return db.$transaction(
         async (tx) => {
+          await reserveImportBytes(tx, familyId, Buffer.byteLength(input.content, "utf8"), familyBytes);
           const row = await tx.import.create({
             data: {
               familyId,

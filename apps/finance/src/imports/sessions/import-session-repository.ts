@@ -2,6 +2,7 @@ import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb, FinanceTx } from "../../db";
 import { queueImportPublish } from "../import-publish-queue";
+import { FAMILY_IMPORT_BYTES, reserveImportBytes } from "../import-storage-budget";
 import type { CheckedChunk } from "./session-chunk-content";
 
 /** The session with its chunks (content left out) and the import publishing it, if any. */
@@ -15,7 +16,7 @@ const conflict = (message: string) => new AppError("import_session_conflict", { 
 export const IMPORT_SESSION_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Sure's import sessions over finance's tables (import_sessions, import_session_chunks); a publish makes one SureImport of all chunks. */
-export function createImportSessionRepository(db: FinanceDb) {
+export function createImportSessionRepository(db: FinanceDb, familyBytes = FAMILY_IMPORT_BYTES) {
   /**
    * The session, locked, with the status of the import publishing it. The import is read by a
    * statement of its own once the lock is held: joined into the locking one, a request that waited
@@ -93,6 +94,7 @@ export function createImportSessionRepository(db: FinanceDb) {
             message: `Import session is too large. Maximum size is ${IMPORT_SESSION_MAX_BYTES / (1024 * 1024)}MB in all.`,
           });
         }
+        await reserveImportBytes(tx, familyId, Buffer.byteLength(chunk.content, "utf8"), familyBytes);
         await tx.importSessionChunk.create({
           data: {
             sessionId: id,

@@ -1,0 +1,30 @@
+import { AppError } from "@hearth/contracts";
+import type { FinanceTx } from "../db";
+
+/**
+ * What one family may keep of uploaded import content in all: its imports' files and its import
+ * sessions' chunks. Each file (10 MB) and session (64 MB) has its cap; this one bounds how many of
+ * them a family parks in the database.
+ */
+export const FAMILY_IMPORT_BYTES = 512 * 1024 * 1024;
+
+const MEBIBYTE = 1024 * 1024;
+
+const sizeOf = (bytes: number) => (bytes >= MEBIBYTE ? `${Math.floor(bytes / MEBIBYTE)} MB` : `${bytes} bytes`);
+
+/**
+ * Takes the family's import-storage lock for the transaction (uploads of one family are counted
+ * one after the other, on every instance) and refuses `adding` more bytes past `budget` (422
+ * content_too_large). Deleting imports makes room.
+ */
+export async function reserveImportBytes(tx: FinanceTx, familyId: string, adding: number, budget: number): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.import-bytes:' || ${familyId}::text, 0))`;
+  const [held] = await tx.$queryRaw<{ bytes: bigint }[]>`
+    SELECT (SELECT coalesce(sum(octet_length(content)), 0) FROM imports WHERE family_id = ${familyId}::uuid)
+         + (SELECT coalesce(sum(octet_length(c.content)), 0) FROM import_session_chunks c
+              JOIN import_sessions s ON s.id = c.session_id WHERE s.family_id = ${familyId}::uuid) AS bytes`;
+  if (Number(held?.bytes ?? 0) + adding <= budget) return;
+  throw new AppError("content_too_large", {
+    message: `The family's imports hold too much already (at most ${sizeOf(budget)} of uploaded files in all): delete imports it no longer needs.`,
+  });
+}
