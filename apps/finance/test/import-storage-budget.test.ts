@@ -45,6 +45,17 @@ describe("a family's import storage", () => {
       expect(await call("importSessions.addChunk", { id: session.data.id, sequence: 1, raw_file_content: line })).toMatchObject({ data: { chunks_count: 1 } }),
     );
 
+    // Published, the session's chunks are its import's file, counted once; deleting that import
+    // takes the spent session along and frees both.
+    await call("importSessions.publish", { id: session.data.id });
+    const { importId } = await finance.db.importSession.findUniqueOrThrow({ where: { id: session.data.id } });
+    await eventually(async () => expect((await call("imports.get", { id: importId })).data.status).not.toBe("importing"));
+    await call("imports.delete", { id: importId });
+    await expect(call("importSessions.get", { id: session.data.id })).rejects.toMatchObject({ code: "record_not_found" });
+    expect(await call("imports.create", { type: "TransactionImport", raw_file_content: csvOf("Row9"), date_format: "%Y-%m-%d" })).toMatchObject({
+      data: { status: "pending" },
+    });
+
     const other = financeAs(finance, newActor());
     expect(await other("imports.create", { type: "TransactionImport", raw_file_content: csvOf("Oth0"), date_format: "%Y-%m-%d" })).toMatchObject({
       data: { status: "pending" },

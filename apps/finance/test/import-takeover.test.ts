@@ -10,7 +10,7 @@ import { createJobRunner } from "@hearth/service-kit/jobs";
 import { importPublishJob } from "../src/imports/import-publish-job";
 import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue";
 import { createImportRepository } from "../src/imports/import-repository";
-import { eventually, financeAs, newActor, startFinance, type RunningFinance } from "./support";
+import { emptyImport, eventually, financeAs, newActor, startFinance, type RunningFinance } from "./support";
 
 const ROWS = 2_000;
 let finance: RunningFinance;
@@ -83,5 +83,25 @@ describe("a publish whose worker lost its job", () => {
       await blocker.end();
       await other.stop();
     }
+  });
+
+  it("is queued again when an import was left importing without a job (a deploy, a restore): the next runner to start publishes it", async () => {
+    const actor = newActor();
+    const imports = createImportRepository(finance.db);
+    const created = await emptyImport(finance, actor.familyId);
+    await finance.db.import.update({ where: { id: created.id }, data: { status: "importing" } });
+    const starting = createJobRunner({
+      databaseUrl: databaseUrlOf(finance.db),
+      db: finance.db,
+      log: pino({ level: "silent" }),
+      definitions: [importPublishJob(finance.db, imports, pino({ level: "silent" }))],
+    });
+    starting.start();
+    try {
+      await eventually(async () => expect((await finance.db.import.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("complete"));
+    } finally {
+      await starting.stop();
+    }
+    expect(await finance.db.job.count({ where: { subjectId: created.id } })).toBe(1);
   });
 });

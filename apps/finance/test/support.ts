@@ -106,10 +106,9 @@ export async function publishedImport(call: ReturnType<typeof financeAs>, body: 
   });
 }
 
-/** An empty TransactionImport of `familyId` queued for publishing (for tests that claim by hand); answers its id. */
-export async function queuedEmptyImport(finance: RunningFinance, familyId: string): Promise<string> {
-  const imports = createImportRepository(finance.db);
-  const created = await imports.create(familyId, {
+/** An empty TransactionImport of `familyId`, pending. */
+export function emptyImport(finance: RunningFinance, familyId: string) {
+  return createImportRepository(finance.db).create(familyId, {
     type: "TransactionImport",
     accountId: null,
     configuration: ImportConfigParamsSchema.parse({}),
@@ -117,7 +116,12 @@ export async function queuedEmptyImport(finance: RunningFinance, familyId: strin
     rows: [],
     counts: { rows: 0, valid: 0 },
   });
-  if (!(await imports.requestPublish(familyId, created.id))) throw new Error(`import ${created.id} could not be queued`);
+}
+
+/** An empty TransactionImport of `familyId` queued for publishing (for tests that run the queue by hand); answers its id. */
+export async function queuedEmptyImport(finance: RunningFinance, familyId: string): Promise<string> {
+  const created = await emptyImport(finance, familyId);
+  if (!(await createImportRepository(finance.db).requestPublish(familyId, created.id))) throw new Error(`import ${created.id} could not be queued`);
   return created.id;
 }
 

@@ -154,11 +154,13 @@ export function createFamilyExportRepository(db: FinanceDb) {
           data: { status: "completed", byteSize, rowCounts, leaseExpiresAt: null, completedAt: new Date(), error: null },
         });
         if (done.count !== 1) return false;
-        // Their slices go with them (foreign key cascade).
+        // Their slices go with them (foreign key cascade). One ended in the last minutes stays a
+        // while yet: a download of it may be streaming, or it is another instance's just-built one.
         await tx.$executeRaw`
           DELETE FROM family_exports WHERE id IN (
             SELECT id FROM family_exports WHERE family_id = ${claim.familyId}::uuid AND status IN ('completed', 'failed')
-             ORDER BY created_at DESC, id DESC OFFSET ${KEPT_EXPORTS})`;
+             ORDER BY created_at DESC, id DESC OFFSET ${KEPT_EXPORTS})
+           AND coalesce(completed_at, updated_at) < now() - interval '15 minutes'`;
         return true;
       });
     },

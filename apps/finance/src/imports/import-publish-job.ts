@@ -2,7 +2,7 @@ import { JobFailure, JobLost, type JobDefinition } from "@hearth/service-kit/job
 import type { Logger } from "@hearth/service-kit";
 import { z } from "zod";
 import type { FinanceDb, FinanceTx } from "../db";
-import { IMPORT_PUBLISH_QUEUE } from "./import-publish-queue";
+import { IMPORT_PUBLISH_QUEUE, queueOrphanedPublishes } from "./import-publish-queue";
 import type { ImportRepository } from "./import-repository";
 import { PublishError } from "./publish/publish-error";
 import { publisherOf } from "./publish/publishers";
@@ -58,5 +58,6 @@ export function importPublishJob(db: FinanceDb, imports: ImportRepository, log: 
       }
     },
     failed: (tx, job, reason) => (job.subjectId ? imports.fail(tx, job.subjectId, reason) : Promise.resolve()),
+    reconcile: () => queueOrphanedPublishes(db),
   };
 }

@@ -188,9 +188,9 @@ export function createImportRepository(db: FinanceDb, familyBytes = FAMILY_IMPOR
     },
 
     /**
-     * Deletes the import with its rows and, when it is complete, what it added (as a revert
-     * removes it; Sure's Import destroys its accounts and entries with it). Null: no such import;
-     * false: it is being published or reverted.
+     * Deletes the import with its rows, the import session that made it (if any) and, when it is
+     * complete, what it added (as a revert removes it; Sure's Import destroys its accounts and
+     * entries with it). Null: no such import; false: it is being published or reverted.
      */
     async remove(familyId: string, id: string): Promise<boolean | null> {
       return db.$transaction(
@@ -199,6 +199,8 @@ export function createImportRepository(db: FinanceDb, familyBytes = FAMILY_IMPOR
           if (!row) return null;
           if (row.status === "importing" || row.status === "reverting") return false;
           if (row.status === "complete") await removeWhatItAdded(tx, familyId, id, row.completed_at);
+          // The session that made it is spent with it (its chunks were this import's file).
+          await tx.importSession.deleteMany({ where: { importId: id, familyId } });
           await tx.import.delete({ where: { id } });
           return true;
         },

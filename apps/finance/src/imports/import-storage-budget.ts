@@ -2,8 +2,8 @@ import { AppError } from "@hearth/contracts";
 import type { FinanceTx } from "../db";
 
 /**
- * What one family may keep of uploaded import content in all: its imports' files and its import
- * sessions' chunks. Each file (10 MB) and session (64 MB) has its cap; this one bounds how many of
+ * What one family may keep of uploaded import content in all: its imports' files and its
+ * unpublished import sessions' chunks (a published session's chunks are its import's file). Each file (10 MB) and session (64 MB) has its cap; this one bounds how many of
  * them a family parks in the database.
  */
 export const FAMILY_IMPORT_BYTES = 512 * 1024 * 1024;
@@ -22,7 +22,10 @@ export async function reserveImportBytes(tx: FinanceTx, familyId: string, adding
   const [held] = await tx.$queryRaw<{ bytes: bigint }[]>`
     SELECT (SELECT coalesce(sum(octet_length(content)), 0) FROM imports WHERE family_id = ${familyId}::uuid)
          + (SELECT coalesce(sum(octet_length(c.content)), 0) FROM import_session_chunks c
-              JOIN import_sessions s ON s.id = c.session_id WHERE s.family_id = ${familyId}::uuid) AS bytes`;
+              JOIN import_sessions s ON s.id = c.session_id
+             WHERE s.family_id = ${familyId}::uuid
+               -- A published session's chunks are its import's file, counted as that.
+               AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = s.import_id)) AS bytes`;
   if (Number(held?.bytes ?? 0) + adding <= budget) return;
   throw new AppError("content_too_large", {
     message: `The family's imports hold too much already (at most ${sizeOf(budget)} of uploaded files in all): delete imports it no longer needs.`,

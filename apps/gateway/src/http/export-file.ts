@@ -31,7 +31,8 @@ export function mountExportFile(app: Express, finance: ServiceCall, links: Downl
           throw rateLimitExceeded(usage, whose);
         }
       }
-      if (!(await links.use(grant))) {
+      // A HEAD (a link preview, a download manager probing) costs the link none of its downloads.
+      if (req.method !== "HEAD" && !(await links.use(grant))) {
         throw new AppError("forbidden", { message: `The download link has served its ${DOWNLOADS_PER_LINK} downloads: ask /download for a new one` });
       }
       const requestId = res.locals["requestId"] as string;

@@ -13,9 +13,11 @@ export interface ClaimedJobRow {
   lease_token: string;
   /** Claimed from a worker that died while running it. */
   taken_over: boolean;
+  /** A cancel was asked for (cancelJobs) before this claim. */
+  cancel_requested: boolean;
 }
 
-const CLAIMED = `id::text, queue, family_id::text, subject_id::text, payload, attempts, lease_token::text`;
+const CLAIMED = `id::text, queue, family_id::text, subject_id::text, payload, attempts, lease_token::text, cancel_requested_at IS NOT NULL AS cancel_requested`;
 
 /**
  * Claims the next job of `queue` on `client`, which then holds the job's lock until it is
@@ -23,7 +25,8 @@ const CLAIMED = `id::text, queue, family_id::text, subject_id::text, payload, at
  * families, the one with the fewest jobs running in the queue, then the one served longest ago
  * (or never), each family's jobs oldest first; a family already running `perFamilyLimit` waits.
  */
-export async function claimJob(client: pg.PoolClient, queue: string, perFamilyLimit: number): Promise<ClaimedJobRow | null> {
+export async function claimJob(client: pg.PoolClient, queue: string, perFamilyLimit: number, stallMs: number): Promise<ClaimedJobRow | null> {
+  await endStalledHolders(client, queue, stallMs);
   const dead = await client.query<{ id: string }>(
     `SELECT id::text FROM jobs j WHERE queue = $1 AND status = 'running' AND ${jobLockFree("j.id")} ORDER BY heartbeat_at NULLS FIRST, id LIMIT 5`,
     [queue],
@@ -48,6 +51,23 @@ export async function claimJob(client: pg.PoolClient, queue: string, perFamilyLi
     if (taken) return taken;
   }
   return null;
+}
+
+/**
+ * A holder whose heartbeat stopped `stallMs` ago while its lock stays held is gone without its
+ * connection knowing yet (its host lost, a network split: the server learns of it only from TCP
+ * keepalives): its connection is ended, so the job is taken over at a next claim. A live but
+ * stalled worker ended so loses the job cleanly (every write of it names its lease token).
+ */
+async function endStalledHolders(client: pg.PoolClient, queue: string, stallMs: number): Promise<void> {
+  await client.query(
+    `SELECT pg_terminate_backend(l.pid) FROM jobs j
+       JOIN pg_locks l ON l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND l.classid = ((${jobLockKey("j.id")} >> 32) & 4294967295)::oid AND l.objid = (${jobLockKey("j.id")} & 4294967295)::oid
+      WHERE j.queue = $1 AND j.status = 'running' AND j.heartbeat_at < now() - $2 * interval '1 millisecond' AND l.pid <> pg_backend_pid()`,
+    [queue, stallMs],
+  );
 }
 
 /** A dead worker's job, unless a live one took it first (its row is locked, or its lock held). */
@@ -112,7 +132,7 @@ async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<T | nul
   }
 }
 
-/** Gives the job's lock back once its end is written; false when the connection could not. */
+/** Gives the job's lock back once its end is written (a failure ends the connection instead: the caller's). */
 export async function releaseJobLock(client: pg.PoolClient, id: string): Promise<void> {
   await client.query(`SELECT pg_advisory_unlock(${jobLockKey("$1::uuid")})`, [id]);
 }

@@ -16,7 +16,7 @@ export interface RunningJob<P, Tx extends JobSql> extends JobInfo {
   attempt: number;
   /** The previous worker died while running it: what it wrote outside its transactions may be there. */
   takenOver: boolean;
-  /** Aborts when the job is cancelled, is no longer this worker's, or the service stops. */
+  /** Aborts when the job is cancelled, is no longer this worker's, or the service stops (its reason says which). */
   signal: AbortSignal;
   /**
    * In the transaction that writes the job's outcome: marks it succeeded with those writes. Throws
@@ -42,10 +42,15 @@ export interface JobDefinition<P, Tx extends JobSql> {
   /** The work. A JobFailure ends the job failed at once with its reason; any other error is retried. */
   run(job: RunningJob<P, Tx>): Promise<void>;
   /**
-   * The job ended failed (for `reason`, a sentence for people), in the transaction that marks it
-   * so: put the record it worked on in its failed state.
+   * The job ended failed or cancelled (for `reason`, a sentence for people), in the transaction
+   * that marks it so: put the record it worked on in its failed state.
    */
   failed?(tx: Tx, job: JobInfo, reason: string): Promise<void>;
+  /**
+   * Queues the jobs this queue's records should have and do not (a record left waiting by a
+   * deploy or a restore): how many. Run at start and every ten minutes.
+   */
+  reconcile?(): Promise<number>;
 }
 
 /** Ends a job failed without retrying; `message` is the reason people are shown. */

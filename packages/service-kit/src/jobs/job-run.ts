@@ -60,9 +60,12 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
 
   async function run(): Promise<JobOutcome> {
     const maxAttempts = def.maxAttempts ?? 3;
+    // A cancel asked for while its worker was gone: it is not run again.
+    if (row.cancel_requested) return cancel();
     if (row.attempts > maxAttempts) return fail(`The job was interrupted ${maxAttempts} times and was not finished.`, "interrupted too often");
     const payload = def.payload.safeParse(row.payload);
     if (!payload.success) return fail("The job's data is not valid.", payload.error.message);
+    let completedInItsTransaction = false;
     const job: RunningJob<unknown, Tx> = {
       ...info,
       payload: payload.data,
@@ -71,6 +74,7 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
       signal,
       complete: async (tx) => {
         if (!(await endAs("succeeded", null, tx))) throw new JobLost(row.id);
+        completedInItsTransaction = true;
       },
       assertHeld: async (tx) => {
         const held = await tx.$executeRaw`
@@ -81,17 +85,14 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
     try {
       await def.run(job);
       // Ended here unless the job wrote its end with its last transaction (complete).
-      await endAs("succeeded", null);
-      return "succeeded";
+      return completedInItsTransaction || (await endAs("succeeded", null)) ? "succeeded" : lost();
     } catch (err) {
-      const reason = signal.aborted ? (signal.reason as Error) : err;
-      if (reason instanceof JobLost) {
-        log.warn({ jobId: row.id, queue: row.queue }, "job runner: the job is no longer this worker's; its work here is rolled back");
-        return "lost";
-      }
-      if (reason instanceof JobCancelled) return (await endAs("cancelled", null)) ? "cancelled" : "lost";
-      if (reason instanceof JobRunnerStopping) return release();
+      // The signal's reason when the job stopped because of it; the job's own refusal otherwise.
+      const aborted = signal.aborted ? (signal.reason as Error) : null;
+      if (err instanceof JobLost || aborted instanceof JobLost) return lost();
       if (err instanceof JobFailure) return fail(err.message, err.message);
+      if (aborted instanceof JobCancelled) return cancel();
+      if (aborted instanceof JobRunnerStopping) return release();
       log.error({ err, jobId: row.id, queue: row.queue, attempt: row.attempts }, "job runner: the job failed");
       const message = err instanceof Error ? err.message : String(err);
       if (row.attempts >= maxAttempts) return fail("The job could not be finished.", message);
@@ -99,33 +100,58 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
     }
   }
 
+  function lost(): JobOutcome {
+    log.warn({ jobId: row.id, queue: row.queue }, "job runner: the job is no longer this worker's; its work here is rolled back");
+    return "lost";
+  }
+
+  /** Ends the job failed with `reason` for people, and its record with it (the queue's hook, in one transaction). */
   async function fail(reason: string, error: string): Promise<JobOutcome> {
-    const ended = await db.$transaction(async (tx) => {
-      if (!(await endAs("failed", error.slice(0, 2000), tx))) return false;
+    return (await endWithHook("failed", reason, error)) ? "failed" : "lost";
+  }
+
+  /** Ends a cancelled job; its record is told as of a failure, so it is never left waiting on it. */
+  async function cancel(): Promise<JobOutcome> {
+    return (await endWithHook("cancelled", "The job was cancelled.", "cancelled")) ? "cancelled" : "lost";
+  }
+
+  async function endWithHook(status: "failed" | "cancelled", reason: string, error: string): Promise<boolean> {
+    return db.$transaction(async (tx) => {
+      if (!(await endAs(status, error.slice(0, 2000), tx))) return false;
       await def.failed?.(tx, info, reason);
       return true;
     });
-    return ended ? "failed" : "lost";
+  }
+
+  /**
+   * Back to the queue (after `backoffMs`, `attempts` less `uncount`), unless a newer job with its
+   * key waits already: that one does the work, and this one ends as superseded.
+   */
+  async function requeue(backoffMs: number, error: string | null, uncount: 0 | 1): Promise<boolean> {
+    const queued = await db.$transaction(
+      (tx) => tx.$executeRaw`
+        UPDATE jobs j
+           SET status = CASE WHEN waiting.id IS NULL THEN 'queued' ELSE 'cancelled' END::"JobStatus",
+               finished_at = CASE WHEN waiting.id IS NULL THEN NULL ELSE now() END,
+               run_after = now() + ${backoffMs} * interval '1 millisecond', attempts = j.attempts - ${uncount},
+               last_error = CASE WHEN waiting.id IS NULL THEN coalesce(${error}, j.last_error) ELSE 'superseded by a newer job' END,
+               lease_token = NULL, updated_at = now()
+          FROM (SELECT 1) AS one
+          LEFT JOIN LATERAL (
+            SELECT w.id FROM jobs w, jobs me
+             WHERE me.id = ${row.id}::uuid AND w.queue = me.queue AND w.dedupe_key = me.dedupe_key AND w.status = 'queued' LIMIT 1) AS waiting ON true
+         WHERE j.id = ${row.id}::uuid AND j.lease_token = ${token}::uuid AND j.status = 'running'`,
+    );
+    return queued === 1;
   }
 
   async function retry(error: string, backoffMs: number): Promise<JobOutcome> {
-    const queued = await db.$transaction(
-      (tx) => tx.$executeRaw`
-        UPDATE jobs SET status = 'queued', run_after = now() + ${backoffMs} * interval '1 millisecond', last_error = ${error.slice(0, 2000)},
-                        lease_token = NULL, updated_at = now()
-         WHERE id = ${row.id}::uuid AND lease_token = ${token}::uuid AND status = 'running'`,
-    );
-    return queued === 1 ? "retried" : "lost";
+    return (await requeue(backoffMs, error.slice(0, 2000), 0)) ? "retried" : "lost";
   }
 
   /** Back to the queue for another instance, this attempt not counted: the service stopped it. */
   async function release(): Promise<JobOutcome> {
-    const queued = await db.$transaction(
-      (tx) => tx.$executeRaw`
-        UPDATE jobs SET status = 'queued', attempts = attempts - 1, run_after = now(), lease_token = NULL, updated_at = now()
-         WHERE id = ${row.id}::uuid AND lease_token = ${token}::uuid AND status = 'running'`,
-    );
-    return queued === 1 ? "released" : "lost";
+    return (await requeue(0, null, 1)) ? "released" : "lost";
   }
 }
 

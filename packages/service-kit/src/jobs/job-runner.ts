@@ -18,17 +18,24 @@ export interface JobRunnerOptions<Tx extends JobSql> {
   heartbeatMs?: number;
   /** Ended jobs are kept this long, as history (default 7 days). */
   keepEndedMs?: number;
+  /**
+   * A running job whose heartbeat is this old while its lock is still held has lost its worker
+   * unseen (its host gone): the lock's connection is ended and the job taken over (default 2 minutes).
+   */
+  stallMs?: number;
 }
 
 /** Ended jobs deleted per sweep, and how often one runs. */
 const SWEEP_BATCH = 1_000;
+const SWEEP_MAX_BATCHES = 100;
 const SWEEP_EVERY_MS = 10 * 60_000;
 
 interface QueueState<Tx extends JobSql> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
   def: JobDefinition<any, Tx>;
   active: Map<string, { done: Promise<void>; abort: (reason: Error) => void }>;
-  filling: boolean;
+  /** The pass claiming now, if any (stop waits for it: a job it claims is then one of the running). */
+  filling: Promise<void> | null;
   again: boolean;
 }
 
@@ -39,14 +46,18 @@ interface QueueState<Tx extends JobSql> {
  */
 export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>) {
   const { log, definitions, pollMs = 1_000 } = options;
-  const queues = new Map<string, QueueState<Tx>>(definitions.map((def) => [def.queue, { def, active: new Map(), filling: false, again: false }]));
+  const queues = new Map<string, QueueState<Tx>>(definitions.map((def) => [def.queue, { def, active: new Map(), filling: null, again: false }]));
   const slots = definitions.reduce((sum, def) => sum + (def.concurrency ?? 1), 0);
   // One connection per running job, and one for the claims of each queue.
+  // Keepalives both ways: the server learns within a minute of a worker host gone without a word
+  // (its job's lock is dropped, and the job taken over), and the worker of a server gone.
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     max: slots + definitions.length,
     application_name: "hearth-jobs",
-    options: "-c TimeZone=UTC",
+    options: "-c TimeZone=UTC -c tcp_keepalives_idle=15 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=4",
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 15_000,
   });
   pool.on("error", (err) => log.warn({ err }, "job runner: an idle connection failed"));
   // A connection that fails while a job holds it must not end the process: the job's own listener
@@ -60,7 +71,7 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   async function claimNext(state: QueueState<Tx>): Promise<{ client: pg.PoolClient; row: ClaimedJobRow } | null> {
     const client = await pool.connect();
     try {
-      const row = await claimJob(client, state.def.queue, state.def.perFamilyLimit ?? 1);
+      const row = await claimJob(client, state.def.queue, state.def.perFamilyLimit ?? 1, options.stallMs ?? 120_000);
       if (!row) client.release();
       return row ? { client, row } : null;
     } catch (err) {
@@ -90,41 +101,59 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   }
 
   /** Claims and starts due jobs until the queue's slots are full or nothing is due; one pass at a time. */
-  async function fill(state: QueueState<Tx>): Promise<void> {
+  function fill(state: QueueState<Tx>): Promise<void> {
     if (state.filling) {
       state.again = true;
-      return;
+      return state.filling;
     }
-    state.filling = true;
-    try {
-      do {
-        state.again = false;
-        while (started && state.active.size < (state.def.concurrency ?? 1)) {
-          const claimed = await claimNext(state);
-          if (!claimed) break;
-          void launch(state, claimed.client, claimed.row);
-        }
-      } while (started && state.again);
-    } catch (err) {
-      log.error({ err, queue: state.def.queue }, "job runner: claiming failed; trying again at the next poll");
-    } finally {
-      state.filling = false;
-    }
+    state.filling = (async () => {
+      try {
+        do {
+          state.again = false;
+          while (started && state.active.size < (state.def.concurrency ?? 1)) {
+            const claimed = await claimNext(state);
+            if (!claimed) break;
+            void launch(state, claimed.client, claimed.row);
+          }
+        } while (started && state.again);
+      } catch (err) {
+        log.error({ err, queue: state.def.queue }, "job runner: claiming failed; trying again at the next poll");
+      } finally {
+        state.filling = null;
+      }
+    })();
+    return state.filling;
   }
 
   let lastSweep = 0;
-  /** Ended jobs past their keeping go, a batch at a time: history, not a table that only grows. */
+  /**
+   * Every ten minutes: ended jobs past their keeping go, a batch at a time until none is left
+   * (history, not a table that only grows), and each queue queues the jobs its records should
+   * have and do not (`reconcile`).
+   */
   async function sweep(): Promise<void> {
     if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = Date.now();
-    await pool
-      .query(
-        `DELETE FROM jobs WHERE id = ANY(ARRAY(
-           SELECT id FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled') AND finished_at < now() - $2 * interval '1 millisecond'
-              AND queue = ANY($1) LIMIT ${SWEEP_BATCH}))`,
-        [[...queues.keys()], options.keepEndedMs ?? 7 * 86_400_000],
-      )
-      .catch((err: unknown) => log.warn({ err }, "job runner: sweeping ended jobs failed"));
+    try {
+      for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
+        const swept = await pool.query(
+          `DELETE FROM jobs WHERE id = ANY(ARRAY(
+             SELECT id FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled') AND finished_at < now() - $2 * interval '1 millisecond'
+                AND queue = ANY($1) LIMIT ${SWEEP_BATCH}))`,
+          [[...queues.keys()], options.keepEndedMs ?? 7 * 86_400_000],
+        );
+        if ((swept.rowCount ?? 0) < SWEEP_BATCH) break;
+      }
+      for (const state of queues.values()) {
+        const queued = (await state.def.reconcile?.()) ?? 0;
+        if (queued > 0) {
+          log.warn({ queue: state.def.queue, queued }, "job runner: queued the jobs records were missing");
+          void fill(state);
+        }
+      }
+    } catch (err) {
+      log.warn({ err }, "job runner: sweeping ended jobs or reconciling failed");
+    }
   }
 
   const fillAll = () => {
@@ -162,6 +191,8 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
     async stop({ interrupt = false }: { interrupt?: boolean } = {}): Promise<void> {
       started = false;
       if (timer) clearInterval(timer);
+      // A claim under way finishes first: the job it takes is then one of those waited for.
+      await Promise.all([...queues.values()].map((state) => state.filling));
       const running = [...queues.values()].flatMap((state) => [...state.active.values()]);
       if (interrupt) for (const job of running) job.abort(new JobRunnerStopping());
       await Promise.all(running.map((job) => job.done));

@@ -174,8 +174,8 @@ describe("a worker that dies", () => {
     first.start();
     try {
       await held.opened;
-      // A heartbeat an hour old does not make a live worker's job anyone else's.
-      await database.pool.query("UPDATE jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = $1", [id]);
+      // A live worker's job is no one else's, however long it runs.
+      await new Promise((resolve) => setTimeout(resolve, 300));
       await second.drain("takeover");
       expect(await jobRow(id)).toMatchObject({ status: "running", attempts: 1 });
 
@@ -197,6 +197,47 @@ describe("a worker that dies", () => {
     expect(await jobRow(id)).toMatchObject({ status: "succeeded", attempts: 2 });
     const runs = await database.pool.query("SELECT attempt FROM work_done WHERE job_id = $1", [id]);
     expect(runs.rows).toEqual([{ attempt: 2 }]);
+  });
+
+  it("ends the connection of a holder whose heartbeat stopped long ago (its host gone unseen), then takes its job over", async () => {
+    const { id } = await queued("stalled", FAMILY_A);
+    await database.pool.query(
+      "UPDATE jobs SET status = 'running', attempts = 1, lease_token = gen_random_uuid(), heartbeat_at = now() - interval '1 hour' WHERE id = $1",
+      [id],
+    );
+    // Its lock is held by a connection that never beats again (as a frozen host's would stay open).
+    const frozen = await database.pool.connect();
+    frozen.on("error", () => {}); // the runner ends it
+    await frozen.query("SELECT pg_advisory_lock(hashtextextended('hearth.job:' || $1, 0))", [id]);
+    const runner = runnerOf(database, [recording("stalled")], 100, { stallMs: 60_000 });
+    try {
+      await until(
+        async () => {
+          await runner.drain("stalled");
+          return (await jobRow(id))?.status === "succeeded";
+        },
+        10_000,
+        "the stalled job taken over",
+      );
+    } finally {
+      frozen.release(true);
+      await runner.stop();
+    }
+    expect(await jobRow(id)).toMatchObject({ status: "succeeded", attempts: 2 });
+  });
+
+  it("does not run again a job whose cancel was asked for while its worker was gone: it ends cancelled, its record told", async () => {
+    const { id } = await queued("cancelled-dead", FAMILY_A, { subjectId: FAMILY_B });
+    await database.pool.query("UPDATE jobs SET status = 'running', attempts = 1, lease_token = gen_random_uuid(), cancel_requested_at = now() WHERE id = $1", [
+      id,
+    ]);
+    const told: string[] = [];
+    const runner = runnerOf(database, [recording("cancelled-dead", { failed: async (_tx, job, reason) => void told.push(`${job.subjectId}: ${reason}`) })]);
+    await runner.drain("cancelled-dead");
+    await runner.stop();
+    expect(await jobRow(id)).toMatchObject({ status: "cancelled" });
+    expect(told).toEqual([`${FAMILY_B}: The job was cancelled.`]);
+    expect((await database.pool.query("SELECT count(*)::int AS n FROM work_done")).rows[0].n).toBe(0);
   });
 
   it("ends a job failed, with the queue's failure hook, once it was taken over more than its attempts allow", async () => {
@@ -244,6 +285,33 @@ describe("failures, retries, cancels and stops", () => {
     expect(runs).toBe(2);
     expect(await jobRow(id)).toMatchObject({ status: "failed", attempts: 2, last_error: "broken 2" });
     expect(reasons).toEqual(["The job could not be finished."]);
+  });
+
+  it("ends a failing job as superseded, not queued again, when a newer job with its key waits already", async () => {
+    const { id } = await queued("superseded", FAMILY_A, { dedupeKey: "k" });
+    const started = gate();
+    const proceed = gate();
+    const runner = runnerOf(database, [
+      {
+        queue: "superseded",
+        payload: EmptyPayload,
+        backoffMs: () => 0,
+        run: async (job) => {
+          if (job.id !== id) return;
+          started.open();
+          await proceed.opened;
+          throw new Error("broken");
+        },
+      },
+    ]);
+    runner.start();
+    await started.opened;
+    const newer = await queued("superseded", FAMILY_A, { dedupeKey: "k" });
+    expect(newer.created).toBe(true);
+    proceed.open();
+    await until(async () => (await jobRow(newer.id))?.status === "succeeded", 5_000, "the newer job run");
+    await runner.stop();
+    expect(await jobRow(id)).toMatchObject({ status: "cancelled", last_error: "superseded by a newer job" });
   });
 
   it("waits out the backoff before the next attempt", async () => {
@@ -376,6 +444,43 @@ describe("metrics", () => {
       const after = (await metricsText()).body;
       expect(after).toMatch(/background_job_queue_depth\{[^}]*queue="metered",status="queued"[^}]*\} 0\b/);
       expect(after).toMatch(/background_job_runs_total\{[^}]*queue="metered",outcome="succeeded"[^}]*\} 2\b/);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
+describe("reconcile", () => {
+  it("lets each queue queue the jobs its records miss, at start", async () => {
+    let asked = 0;
+    const runner = runnerOf(database, [
+      {
+        ...recording("reconciled"),
+        reconcile: async () => {
+          asked++;
+          await enqueueJob(database.db, { queue: "reconciled", familyId: FAMILY_A, dedupeKey: "orphan" });
+          return 1;
+        },
+      },
+    ]);
+    runner.start();
+    try {
+      await until(async () => (await database.pool.query("SELECT count(*)::int AS n FROM work_done")).rows[0].n === 1, 5_000, "the orphan's job run");
+    } finally {
+      await runner.stop();
+    }
+    expect(asked).toBe(1);
+  });
+
+  it("sweeps ended jobs past their keeping however many there are, a batch at a time", async () => {
+    await database.pool.query(
+      `INSERT INTO jobs (queue, family_id, status, finished_at) SELECT 'swept', $1, 'succeeded', now() - interval '8 days' FROM generate_series(1, 2500)`,
+      [FAMILY_A],
+    );
+    const runner = runnerOf(database, [recording("swept")]);
+    runner.start();
+    try {
+      await until(async () => (await database.pool.query("SELECT count(*)::int AS n FROM jobs WHERE queue = 'swept'")).rows[0].n === 0, 10_000, "all swept");
     } finally {
       await runner.stop();
     }

@@ -2,7 +2,7 @@ import pg from "pg";
 import pino from "pino";
 import { z } from "zod";
 import { ensureDatabase } from "../../src/migrations/ensure-database";
-import { createJobRunner, type JobDb, type JobDefinition, type JobSql } from "../../src/jobs";
+import { createJobRunner, type JobDb, type JobDefinition, type JobRunnerOptions, type JobSql } from "../../src/jobs";
 import { freshDatabaseUrl } from "../migrations/helpers";
 
 // The tables the services' migrations create (the runner is written against them).
@@ -89,8 +89,13 @@ export const FAMILY_C = "00000000-0000-4000-8000-00000000000c";
 export const EmptyPayload = z.object({}).passthrough();
 
 /** A runner of these queues on the test database, quiet, polling fast. */
-export function runnerOf(database: JobsDatabase, definitions: JobDefinition<Record<string, unknown>, JobSql>[], heartbeatMs = 100) {
-  return createJobRunner({ databaseUrl: database.url, db: database.db, log: pino({ level: "silent" }), definitions, pollMs: 50, heartbeatMs });
+export function runnerOf(
+  database: JobsDatabase,
+  definitions: JobDefinition<Record<string, unknown>, JobSql>[],
+  heartbeatMs = 100,
+  more: Partial<JobRunnerOptions<JobSql>> = {},
+) {
+  return createJobRunner({ databaseUrl: database.url, db: database.db, log: pino({ level: "silent" }), definitions, pollMs: 50, heartbeatMs, ...more });
 }
 
 /** A job records its run in the transaction that completes it. */
