@@ -24,6 +24,7 @@ import { createFamilyExportRepository } from "./family-exports/family-export-rep
 import { createImportHandlers } from "./imports/import-handlers";
 import { createImportRepository } from "./imports/import-repository";
 import { createImportSessionHandlers } from "./imports/sessions/import-session-handlers";
+import { importSessionExpiryJob } from "./imports/sessions/import-session-expiry";
 import { createImportSessionRepository } from "./imports/sessions/import-session-repository";
 import { DEFAULT_IMPORT_PUBLISH, importPublishJob, type ImportPublishOptions } from "./imports/import-publish-job";
 import { IMPORT_PUBLISH_QUEUE } from "./imports/import-publish-queue";
@@ -110,7 +111,7 @@ export function createFinanceService(deps: FinanceDeps) {
     databaseUrl: databaseUrlOf(db),
     db,
     log: deps.log,
-    definitions: [importPublishJob(db, importRepository, deps.log, { ...DEFAULT_IMPORT_PUBLISH, ...deps.importPublish })],
+    definitions: [importPublishJob(db, importRepository, deps.log, { ...DEFAULT_IMPORT_PUBLISH, ...deps.importPublish }), importSessionExpiryJob(db)],
     ...deps.jobs,
   });
   const exportWorker = createFamilyExportWorker(db, familyExports, deps.log, { ...DEFAULT_FAMILY_EXPORT_WORKER, ...deps.familyExportWorker });
