@@ -106,23 +106,28 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
       state.again = true;
       return state.filling;
     }
-    state.filling = (async () => {
-      try {
-        do {
-          state.again = false;
-          while (started && state.active.size < (state.def.concurrency ?? 1)) {
-            const claimed = await claimNext(state);
-            if (!claimed) break;
-            void launch(state, claimed.client, claimed.row);
-          }
-        } while (started && state.again);
-      } catch (err) {
-        log.error({ err, queue: state.def.queue }, "job runner: claiming failed; trying again at the next poll");
-      } finally {
-        state.filling = null;
-      }
-    })();
-    return state.filling;
+    // Cleared in a `finally` of its own, which runs after this assignment even when the pass ends
+    // at once (its slots full): cleared inside the pass, it was set again here, and stuck for good.
+    const pass = claimWhileRoom(state).finally(() => {
+      state.filling = null;
+    });
+    state.filling = pass;
+    return pass;
+  }
+
+  async function claimWhileRoom(state: QueueState<Tx>): Promise<void> {
+    try {
+      do {
+        state.again = false;
+        while (started && state.active.size < (state.def.concurrency ?? 1)) {
+          const claimed = await claimNext(state);
+          if (!claimed) break;
+          void launch(state, claimed.client, claimed.row);
+        }
+      } while (started && state.again);
+    } catch (err) {
+      log.error({ err, queue: state.def.queue }, "job runner: claiming failed; trying again at the next poll");
+    }
   }
 
   let lastSweep = 0;

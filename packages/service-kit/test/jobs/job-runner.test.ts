@@ -106,6 +106,36 @@ describe("running", () => {
     expect(statuses.rows).toEqual([{ status: "succeeded" }]);
   });
 
+  it("claims again once a slot frees, after being asked while every slot was busy", async () => {
+    const first = await queued("busy", FAMILY_A);
+    const started = gate();
+    const release = gate();
+    const runner = runnerOf(database, [
+      recording("busy", {
+        run: async (job) => {
+          if (job.id === first.id) {
+            started.open();
+            await release.opened;
+          }
+          await database.db.$transaction(async (tx) => {
+            await recordRun(tx, job);
+            await job.complete(tx);
+          });
+        },
+      }),
+    ]);
+    runner.start();
+    try {
+      await started.opened;
+      const second = await queued("busy", FAMILY_B);
+      runner.poke("busy"); // its one slot busy: nothing to claim now
+      release.open();
+      await until(async () => (await jobRow(second.id))?.status === "succeeded", 5_000, "the second job run once the first ended");
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it("gives families turns: the one with the fewest running, then the one served longest ago", async () => {
     for (let i = 0; i < 30; i++) await queued("fair", FAMILY_A);
     await queued("fair", FAMILY_B);
