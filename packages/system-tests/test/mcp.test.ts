@@ -177,6 +177,8 @@ describe("MCP at /mcp: the read tools against the HTTP API", () => {
       expect(res.body.balance_cents).toBe(344200);
       const holdings = await api.get("/api/v1/holdings", { apiKey: alice.readKey });
       expect(holdings.body.pagination.total_count).toBeGreaterThan(0);
+      // Every sync done (the brokerage's too): the tools and the API then read one ledger, not one mid-sync.
+      expect(await system.db.finance.sync.count({ where: { status: { in: ["pending", "syncing"] } } })).toBe(0);
     });
     client = await connect({ "X-Api-Key": alice.readKey });
   });
