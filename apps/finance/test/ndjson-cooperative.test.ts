@@ -157,10 +157,47 @@ describe("Semaphore", () => {
     const text = transactions(64 * 1024, 0);
     const reads = Array.from({ length: 2 + NDJSON_UPLOADS_WAITING }, () => readSureNdjson(text, undefined, { maxQueued: NDJSON_UPLOADS_WAITING }));
     const upload = { content: text, filename: undefined, contentType: undefined };
-    await expect(preflightSureImport(upload, "USD")).rejects.toMatchObject({ code: "rate_limit_exceeded", details: { reset_in_seconds: 2 } });
+    await expect(preflightSureImport(upload, "USD", "family-of-nobody-waiting")).rejects.toMatchObject({
+      code: "rate_limit_exceeded",
+      details: { reset_in_seconds: 2 },
+    });
     const publish = readSureNdjson(text);
     await Promise.all([...reads, publish]);
     expect([NDJSON_READS.active, NDJSON_READS.queued]).toEqual([0, 0]);
+  });
+
+  it("gives families turns: a slot freed goes to the family with the fewest reads running, ahead of another's many", async () => {
+    const slots = new Semaphore(2);
+    const gates = Array.from({ length: 6 }, deferred);
+    const started: string[] = [];
+    const task = (name: string, gate: { promise: Promise<void> }) => async () => {
+      started.push(name);
+      await gate.promise;
+    };
+    const runs = [0, 1, 2, 3, 4].map((i) => slots.run(task(`A${i}`, gates[i]!), Infinity, { key: "A" }));
+    runs.push(slots.run(task("B0", gates[5]!), Infinity, { key: "B" }));
+    await new Promise(setImmediate);
+    expect(started).toEqual(["A0", "A1"]);
+    gates[0]!.resolve();
+    await new Promise(setImmediate);
+    // Oldest first would have been A2: B, with nothing running, goes first.
+    expect(started).toEqual(["A0", "A1", "B0"]);
+    for (const gate of gates) gate.resolve();
+    await Promise.all(runs);
+    expect(started).toEqual(["A0", "A1", "B0", "A2", "A3", "A4"]);
+  });
+
+  it("refuses a family past its own share of the waiting line, never another family", async () => {
+    const slots = new Semaphore(1);
+    const gate = deferred();
+    const running = slots.run(() => gate.promise, Infinity, { key: "A" });
+    const own = { key: "A", maxQueuedOfKey: 2 };
+    const waiting = [slots.run(async () => "A1", 8, own), slots.run(async () => "A2", 8, own)];
+    await expect(slots.run(async () => "A3", 8, own)).rejects.toBeInstanceOf(SemaphoreFull);
+    const other = slots.run(async () => "B1", 8, { key: "B", maxQueuedOfKey: 2 });
+    gate.resolve();
+    await running;
+    expect(await Promise.all([...waiting, other])).toEqual(["A1", "A2", "B1"]);
   });
 
   it("wants a whole number of slots, at least one", () => {

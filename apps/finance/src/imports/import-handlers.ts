@@ -137,7 +137,8 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
 
     "imports.preflight": async ({ ctx, input }) => {
       const { type = "TransactionImport", account_id: accountId, raw_file_content: content, filename, content_type: contentType, ...params } = input;
-      if (type === "SureImport") return { data: await preflightSureImport({ content, filename, contentType }, await familyCurrency(ctx.actor.familyId)) };
+      if (type === "SureImport")
+        return { data: await preflightSureImport({ content, filename, contentType }, await familyCurrency(ctx.actor.familyId), ctx.actor.familyId) };
       if (isStatementFileType(type)) {
         const currency = (await accountCurrency(ctx.actor.familyId, accountId)) ?? (await familyCurrency(ctx.actor.familyId));
         return { data: preflightStatementImport({ type, content, filename, contentType }, params, { currency, today: today() }) };

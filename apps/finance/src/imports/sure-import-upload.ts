@@ -1,7 +1,7 @@
 import { AppError, ImportConfigParamsSchema } from "@hearth/contracts";
 import type { ImportRepository } from "./import-repository";
 import { NdjsonContentError, preflightSureNdjson, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonPreflight } from "./ndjson";
-import { NDJSON_UPLOADS_WAITING, SemaphoreFull } from "./ndjson/semaphore";
+import { NDJSON_UPLOADS_WAITING, NDJSON_UPLOADS_WAITING_PER_FAMILY, SemaphoreFull } from "./ndjson/semaphore";
 import { ImportParseError } from "./parsing";
 
 /** How a SureImport's content came: raw_file_content, or a file (whose name the gateway passes on). */
@@ -23,7 +23,7 @@ async function accepted<T>(read: () => Promise<T>): Promise<T> {
     if (err instanceof SemaphoreFull)
       // reset_in_seconds becomes the answer's Retry-After (the gateway's error handler): a read takes a second or two.
       throw new AppError("rate_limit_exceeded", {
-        message: "Too many imports are being read right now; try again in a moment",
+        message: "Too many of this family's imports are being read right now; try again in a moment",
         details: { reset_in_seconds: 2 },
       });
     throw err;
@@ -53,6 +53,7 @@ export async function createSureImport(
       source: sourceOf(upload),
       maxReportedProblems: ERRORS_NAMED,
       maxQueued: NDJSON_UPLOADS_WAITING,
+      owner: { key: familyId, maxQueuedOfKey: NDJSON_UPLOADS_WAITING_PER_FAMILY },
     }),
   );
   const created = await imports.create(familyId, {
@@ -77,12 +78,13 @@ export async function createSureImport(
 }
 
 /** Sure's SureImport preflight of the content (nothing kept); the family's currency is what records without one are in. */
-export function preflightSureImport(upload: SureUpload, currency: string): Promise<SureNdjsonPreflight> {
+export function preflightSureImport(upload: SureUpload, currency: string, familyId: string): Promise<SureNdjsonPreflight> {
   return accepted(() =>
     preflightSureNdjson(upload.content ?? "", {
       defaultCurrency: currency,
       source: sourceOf(upload),
       maxQueued: NDJSON_UPLOADS_WAITING,
+      owner: { key: familyId, maxQueuedOfKey: NDJSON_UPLOADS_WAITING_PER_FAMILY },
       ...(upload.filename !== undefined ? { filename: upload.filename } : {}),
       ...(upload.contentType !== undefined ? { contentType: upload.contentType } : {}),
     }),

@@ -6,11 +6,13 @@ import { firstRecordLine, withoutBom } from "./ndjson-lines";
 import type { NdjsonProblem, ProblemList } from "./problems";
 import { entityCountsOf } from "./read-sure-ndjson";
 import { scanSureNdjson, type ExistingNames } from "./scan";
-import { NDJSON_READS } from "./semaphore";
+import { NDJSON_READS, type TaskOwner } from "./semaphore";
 
 export interface SureNdjsonPreflightOptions {
   /** Refuse (SemaphoreFull) rather than wait behind this many reads (uploads: NDJSON_UPLOADS_WAITING). Default: always wait. */
   maxQueued?: number;
+  /** Whose read it is (a family: slots go to the family with the fewest reads running), and its own waiting cap. */
+  owner?: TaskOwner;
   limits?: SureNdjsonLimits;
   /** The family's currency (see SureNdjsonReadOptions). Default USD. */
   defaultCurrency?: string;
@@ -66,7 +68,7 @@ export async function preflightSureNdjson(text: string, options: SureNdjsonPrefl
   const content = withoutBom(text);
   // Blank raw content is no content (422); a blank uploaded file is read, and has no rows.
   if (options.source !== "file" && firstRecordLine(content) === null) throw new NdjsonContentError("missing_content", MISSING_CONTENT_MESSAGE);
-  return NDJSON_READS.run(() => preflightOf(text, content, limits, options), options.maxQueued);
+  return NDJSON_READS.run(() => preflightOf(text, content, limits, options), options.maxQueued, options.owner);
 }
 
 /** The preflight of the content (without its byte order mark) once its size and first line passed. */

@@ -8,12 +8,14 @@ import { ENTITY_KEYS, emptyEntityCounts, isSureRecordType, type SureEntityCounts
 import type { SureNdjsonRecords } from "./record-values";
 import { scanSureNdjson, type ExistingNames, type SureNdjsonScan } from "./scan";
 import { isJsonObject } from "./field-schemas";
-import { NDJSON_READS } from "./semaphore";
+import { NDJSON_READS, type TaskOwner } from "./semaphore";
 import { Turns } from "./turns";
 
 export interface SureNdjsonReadOptions {
   /** Refuse (SemaphoreFull) rather than wait behind this many reads (uploads: NDJSON_UPLOADS_WAITING). Default: always wait. */
   maxQueued?: number;
+  /** Whose read it is (a family: slots go to the family with the fewest reads running), and its own waiting cap. */
+  owner?: TaskOwner;
   /** The family's currency: what a record (or its account) without a currency is in. Default USD (Sure's family default). */
   defaultCurrency?: string;
   /** The family's category, tag and merchant names: a record reusing one is an error (Sure's taxonomy collision). */
@@ -107,21 +109,25 @@ export async function readSureNdjson(
   assertCsvSize(text, full.maxBytes, options.source);
   const content = withoutBom(text);
   assertFirstRecord(content, full, options.source ?? "content");
-  return NDJSON_READS.run(async () => {
-    const turns = new Turns();
-    // Lines first, without parsing one: a file of a million short lines is refused at once.
-    if ((await countRecordLines(content, turns, full.maxRows)) > full.maxRows) throw maxRowsError(full.maxRows, { splitLines: false });
-    const scan = await scanSureNdjson(
-      content,
-      {
-        limits: full,
-        defaultCurrency: options.defaultCurrency ?? DEFAULT_CURRENCY,
-        existingNames: options.existingNames,
-        maxReportedProblems: options.maxReportedProblems ?? DEFAULT_MAX_REPORTED,
-        refuseOverMaxRows: true,
-      },
-      turns,
-    );
-    return readResultOf(scan);
-  }, options.maxQueued);
+  return NDJSON_READS.run(
+    async () => {
+      const turns = new Turns();
+      // Lines first, without parsing one: a file of a million short lines is refused at once.
+      if ((await countRecordLines(content, turns, full.maxRows)) > full.maxRows) throw maxRowsError(full.maxRows, { splitLines: false });
+      const scan = await scanSureNdjson(
+        content,
+        {
+          limits: full,
+          defaultCurrency: options.defaultCurrency ?? DEFAULT_CURRENCY,
+          existingNames: options.existingNames,
+          maxReportedProblems: options.maxReportedProblems ?? DEFAULT_MAX_REPORTED,
+          refuseOverMaxRows: true,
+        },
+        turns,
+      );
+      return readResultOf(scan);
+    },
+    options.maxQueued,
+    options.owner,
+  );
 }

@@ -6,13 +6,27 @@ export class SemaphoreFull extends Error {
   }
 }
 
+/** Whose a task is (a family), and how many of its tasks may wait at most. */
+export interface TaskOwner {
+  key: string;
+  /** A task of this owner that would wait behind this many of its own is refused (SemaphoreFull). */
+  maxQueuedOfKey?: number;
+}
+
+interface Waiter {
+  key: string;
+  start: () => void;
+}
+
 /**
- * At most `size` tasks at once; the others wait in the order they came (first in, first out: a
- * slot freed goes to the longest waiter, never to a task that comes later).
+ * At most `size` tasks at once. A slot freed goes to the owner with the fewest tasks running, then
+ * to the longest waiter: one family's many reads never keep another's one waiting behind them
+ * all, and tasks of one owner run in the order they came.
  */
 export class Semaphore {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly runningOf = new Map<string, number>();
+  private readonly waiting: Waiter[] = [];
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`A semaphore needs a whole number of slots, at least 1 (got ${size}).`);
@@ -30,31 +44,52 @@ export class Semaphore {
 
   /**
    * Runs `task` once a slot is free, and frees the slot when it settles (resolved or thrown). With
-   * `maxQueued`, a task that would wait behind that many others is refused (SemaphoreFull) instead.
+   * `maxQueued`, a task that would wait behind that many others is refused (SemaphoreFull) instead;
+   * with its owner's `maxQueuedOfKey`, one that would wait behind that many of its owner's own.
    */
-  async run<T>(task: () => Promise<T>, maxQueued = Infinity): Promise<T> {
-    if (this.running >= this.size && this.waiting.length >= maxQueued) throw new SemaphoreFull(this.waiting.length);
-    await this.acquire();
+  async run<T>(task: () => Promise<T>, maxQueued = Infinity, owner: TaskOwner = { key: "" }): Promise<T> {
+    if (this.running >= this.size) {
+      const own = this.waiting.filter((waiter) => waiter.key === owner.key).length;
+      if (this.waiting.length >= maxQueued || own >= (owner.maxQueuedOfKey ?? Infinity)) throw new SemaphoreFull(this.waiting.length);
+    }
+    await this.acquire(owner.key);
     try {
       return await task();
     } finally {
-      this.release();
+      this.release(owner.key);
     }
   }
 
-  private acquire(): Promise<void> {
+  private acquire(key: string): Promise<void> {
     if (this.running < this.size) {
       this.running++;
+      this.count(key, 1);
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((start) => this.waiting.push({ key, start }));
   }
 
-  private release(): void {
-    // The slot passes straight to the next waiter (running stays as it is), so none can jump the queue.
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
+  private release(key: string): void {
+    this.count(key, -1);
+    // The slot passes straight to the chosen waiter (running stays as it is), so none can jump it.
+    const runningOf = (waiter: Waiter) => this.runningOf.get(waiter.key) ?? 0;
+    let chosen = -1;
+    for (let i = 0; i < this.waiting.length; i++) {
+      if (chosen === -1 || runningOf(this.waiting[i]!) < runningOf(this.waiting[chosen]!)) chosen = i;
+    }
+    if (chosen === -1) {
+      this.running--;
+      return;
+    }
+    const [next] = this.waiting.splice(chosen, 1);
+    this.count(next!.key, 1);
+    next!.start();
+  }
+
+  private count(key: string, by: 1 | -1): void {
+    const now = (this.runningOf.get(key) ?? 0) + by;
+    if (now === 0) this.runningOf.delete(key);
+    else this.runningOf.set(key, now);
   }
 }
 
@@ -71,3 +106,6 @@ export const NDJSON_READS = new Semaphore(2);
  * import worker always waits: it is already queued work.
  */
 export const NDJSON_UPLOADS_WAITING = 8;
+
+/** Of those, one family's at most: past them its uploads are refused (429), never another family's. */
+export const NDJSON_UPLOADS_WAITING_PER_FAMILY = 2;

@@ -43,7 +43,7 @@ async function readStoredContent(tx: FinanceTx, target: PublishTarget, currency:
   if (!stored) throw new PublishError("The import no longer exists.");
   let read: SureNdjsonReadResult;
   try {
-    read = await readSureNdjson(stored.content, PUBLISH_LIMITS, { defaultCurrency: currency, maxReportedProblems: PROBLEMS_NAMED });
+    read = await readSureNdjson(stored.content, PUBLISH_LIMITS, { defaultCurrency: currency, maxReportedProblems: PROBLEMS_NAMED, owner: { key: familyId } });
   } catch (err) {
     if (err instanceof NdjsonContentError || err instanceof ImportParseError) throw new PublishError(err.message);
     throw err;
