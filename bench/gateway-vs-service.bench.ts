@@ -16,7 +16,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 const postgres = await startTestPostgres();
 // The bench is one credential sending thousands of requests: lift its rate limit.
-const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000", SESSION_RATE_LIMIT_REQUESTS: "1000000000" } });
+const system = await startSystem({
+  adminUrl: postgres.adminUrl,
+  gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000", SESSION_RATE_LIMIT_REQUESTS: "1000000000", FAMILY_RATE_LIMIT_REQUESTS: "1000000000" },
+});
 try {
   const api = apiClient(system.url);
   const user = await signUpUser(api, "bench");

@@ -22,7 +22,10 @@ const fmt = (ms: number) => ms.toFixed(1).padStart(8);
 const isoDaysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 const postgres = await startTestPostgres();
-const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000", SESSION_RATE_LIMIT_REQUESTS: "1000000000" } });
+const system = await startSystem({
+  adminUrl: postgres.adminUrl,
+  gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000", SESSION_RATE_LIMIT_REQUESTS: "1000000000", FAMILY_RATE_LIMIT_REQUESTS: "1000000000" },
+});
 const db = system.db.finance;
 try {
   const api = apiClient(system.url);

@@ -18,7 +18,7 @@ export async function startLargeFamily(name: string, assistant?: AssistantOption
   const postgres = await startTestPostgres();
   const system = await startSystem({
     adminUrl: postgres.adminUrl,
-    gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000", SESSION_RATE_LIMIT_REQUESTS: "1000000000" },
+    gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000", SESSION_RATE_LIMIT_REQUESTS: "1000000000", FAMILY_RATE_LIMIT_REQUESTS: "1000000000" },
     ledgerImport: true,
     ...(assistant && { assistant }),
   });

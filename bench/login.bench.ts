@@ -139,7 +139,10 @@ async function load(options: Options, probe: boolean): Promise<{ result: Result;
 const postgres = await startTestPostgres();
 // Logins are a public route: the per-credential rate limiter never counts them (checked below);
 // lifted anyway, as in the other bench, so no limit can cut a run.
-const system = await startSystem({ adminUrl: postgres.adminUrl, gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000", SESSION_RATE_LIMIT_REQUESTS: "1000000000" } });
+const system = await startSystem({
+  adminUrl: postgres.adminUrl,
+  gatewayEnv: { RATE_LIMIT_REQUESTS: "1000000000", SESSION_RATE_LIMIT_REQUESTS: "1000000000", FAMILY_RATE_LIMIT_REQUESTS: "1000000000" },
+});
 let passed = false;
 try {
   const api = apiClient(system.url);
