@@ -62,3 +62,33 @@ describe("a family's import storage", () => {
     });
   });
 });
+
+describe("deleting a session's import while the session is published again", () => {
+  it("never deadlocks: the two lock the session first, then the import", async () => {
+    const actor = newActor();
+    const call = financeAs(finance, actor);
+    for (let round = 0; round < 5; round++) {
+      const session = await call("importSessions.create", { expected_chunks: 1 });
+      const line = JSON.stringify({
+        type: "Account",
+        data: { id: randomUUID(), name: `Round ${round}`, balance: "1.00", currency: "USD", accountable_type: "Depository" },
+      });
+      await call("importSessions.addChunk", { id: session.data.id, sequence: 1, raw_file_content: line });
+      await call("importSessions.publish", { id: session.data.id });
+      const { importId } = await finance.db.importSession.findUniqueOrThrow({ where: { id: session.data.id } });
+      await eventually(async () => expect((await call("imports.get", { id: importId })).data.status).not.toBe("importing"));
+      // Failed: the session may be published again (its import replaced) or the import deleted (the session with it).
+      await finance.db.import.update({ where: { id: importId! }, data: { status: "failed" } });
+      const answers = await Promise.allSettled([
+        call("imports.delete", { id: importId }),
+        call("importSessions.publish", { id: session.data.id }),
+        call("imports.delete", { id: importId }),
+        call("importSessions.publish", { id: session.data.id }),
+      ]);
+      for (const answer of answers) {
+        if (answer.status === "rejected") expect((answer.reason as { code?: string }).code, String(answer.reason)).toBe("record_not_found");
+      }
+      await eventually(async () => expect(await finance.db.import.count({ where: { familyId: actor.familyId, status: "importing" } })).toBe(0));
+    }
+  });
+});

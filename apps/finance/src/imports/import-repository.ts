@@ -195,6 +195,9 @@ export function createImportRepository(db: FinanceDb, familyBytes = FAMILY_IMPOR
     async remove(familyId: string, id: string): Promise<boolean | null> {
       return db.$transaction(
         async (tx) => {
+          // The session that made it first, then the import: the order a session's publish locks
+          // them in (the other order deadlocked a delete against a publish of the same session).
+          await tx.$queryRaw`SELECT id FROM import_sessions WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid FOR UPDATE`;
           const row = await lockImport(tx, familyId, id);
           if (!row) return null;
           if (row.status === "importing" || row.status === "reverting") return false;

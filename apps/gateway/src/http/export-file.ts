@@ -48,6 +48,8 @@ export function mountExportFile(app: Express, finance: ServiceCall, links: Downl
             "Content-Disposition": `attachment; filename="${slice.filename}"`,
             "Cache-Control": "private, no-store",
           });
+          // A HEAD wants the headers only: the rest of the archive is not read from finance for it.
+          if (req.method === "HEAD") break;
         }
         // A client that went away never drains: its close ends the wait (and the loop).
         if (!res.write(Buffer.from(slice.data, "base64"))) await Promise.race([once(res, "drain"), once(res, "close")]);

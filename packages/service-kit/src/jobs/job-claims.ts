@@ -25,8 +25,13 @@ const CLAIMED = `id::text, queue, family_id::text, subject_id::text, payload, at
  * families, the one with the fewest jobs running in the queue, then the one served longest ago
  * (or never), each family's jobs oldest first; a family already running `perFamilyLimit` waits.
  */
-export async function claimJob(client: pg.PoolClient, queue: string, perFamilyLimit: number, stallMs: number): Promise<ClaimedJobRow | null> {
-  await endStalledHolders(client, queue, stallMs);
+export async function claimJob(
+  client: pg.PoolClient,
+  queue: string,
+  perFamilyLimit: number,
+  stall: { ms: number; look: boolean },
+): Promise<ClaimedJobRow | null> {
+  if (stall.look) await endStalledHolders(client, queue, stall.ms);
   const dead = await client.query<{ id: string }>(
     `SELECT id::text FROM jobs j WHERE queue = $1 AND status = 'running' AND ${jobLockFree("j.id")} ORDER BY heartbeat_at NULLS FIRST, id LIMIT 5`,
     [queue],

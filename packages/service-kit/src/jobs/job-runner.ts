@@ -37,6 +37,8 @@ interface QueueState<Tx extends JobSql> {
   /** The pass claiming now, if any (stop waits for it: a job it claims is then one of the running). */
   filling: Promise<void> | null;
   again: boolean;
+  /** When its claims last looked for stalled holders. */
+  lastStallLook: number;
 }
 
 /**
@@ -46,7 +48,9 @@ interface QueueState<Tx extends JobSql> {
  */
 export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>) {
   const { log, definitions, pollMs = 1_000 } = options;
-  const queues = new Map<string, QueueState<Tx>>(definitions.map((def) => [def.queue, { def, active: new Map(), filling: null, again: false }]));
+  const queues = new Map<string, QueueState<Tx>>(
+    definitions.map((def) => [def.queue, { def, active: new Map(), filling: null, again: false, lastStallLook: 0 }]),
+  );
   const slots = definitions.reduce((sum, def) => sum + (def.concurrency ?? 1), 0);
   // One connection per running job, and one for the claims of each queue.
   // Keepalives both ways: the server learns within a minute of a worker host gone without a word
@@ -68,10 +72,21 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   let timer: NodeJS.Timeout | null = null;
   let stopped: Promise<void> | null = null;
 
+  const stallMs = options.stallMs ?? 120_000;
+  /**
+   * Whether this claim also looks for stalled holders: a quarter of `stallMs` apart at most, not
+   * on every poll (it reads pg_locks; a stalled holder is one silent for minutes anyway).
+   */
+  function stallLookDue(state: QueueState<Tx>): boolean {
+    if (Date.now() - state.lastStallLook < stallMs / 4) return false;
+    state.lastStallLook = Date.now();
+    return true;
+  }
+
   async function claimNext(state: QueueState<Tx>): Promise<{ client: pg.PoolClient; row: ClaimedJobRow } | null> {
     const client = await pool.connect();
     try {
-      const row = await claimJob(client, state.def.queue, state.def.perFamilyLimit ?? 1, options.stallMs ?? 120_000);
+      const row = await claimJob(client, state.def.queue, state.def.perFamilyLimit ?? 1, { ms: stallMs, look: stallLookDue(state) });
       if (!row) client.release();
       return row ? { client, row } : null;
     } catch (err) {
