@@ -17,6 +17,7 @@ import { DEFAULT_FAMILY_PURGER, createFamilyPurger, type FamilyPurgerOptions } f
 import { createFamilyResetHandlers } from "./family-data/family-reset-handlers";
 import { createExportDownloadHandlers } from "./family-data/export-download-handlers";
 import { createDownloadLinks } from "./family-data/export-download-links";
+import { createExportLinkQueries } from "./family-data/export-link-queries";
 
 const SERVICE_URL_KEYS: Record<ServiceName, "FINANCE_URL" | "CHAT_URL" | "NOTIFICATIONS_URL" | "AUDIT_URL"> = {
   finance: "FINANCE_URL",
@@ -109,6 +110,7 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
     readiness,
     dependencies,
     downloadLinks,
+    downloadGrantorStillAdmits: createExportLinkQueries(db).grantorStillAdmits,
   });
   return {
     app,

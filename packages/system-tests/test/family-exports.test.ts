@@ -209,4 +209,24 @@ describe("family exports", () => {
     const again = await fetch(`${system.url}/api/v1/family_exports/${id}/download`, { headers: { "x-api-key": admin.readKey }, redirect: "manual" });
     expect((await fetch(`${system.url}${again.headers.get("location") ?? ""}`)).status).toBe(200);
   });
+
+  it("stop serving a signed link once its credential no longer grants it: a key revoked, a session logged out", async () => {
+    const owner = await signUpUser(api, "link-owner");
+    const id = await completedExport(owner);
+    const linkFor = async (headers: Record<string, string>) =>
+      (await fetch(`${system.url}/api/v1/family_exports/${id}/download`, { headers, redirect: "manual" })).headers.get("location") ?? "";
+
+    const key = await api.post("/api/v1/api_keys", { api_key: { name: "download", scopes: ["read"] } }, { token: owner.accessToken });
+    const byKey = await linkFor({ "x-api-key": key.body.key as string });
+    expect((await fetch(`${system.url}${byKey}`, { method: "HEAD" })).status).toBe(200);
+    expect((await api.delete(`/api/v1/api_keys/${key.body.id}`, { token: owner.accessToken })).status).toBe(204);
+    const revoked = await fetch(`${system.url}${byKey}`);
+    expect(revoked.status).toBe(403);
+    expect(await revoked.json()).toMatchObject({ error: "forbidden", message: "The download link's credential no longer grants this export" });
+
+    const bySession = await linkFor({ authorization: `Bearer ${owner.accessToken}` });
+    expect((await fetch(`${system.url}${bySession}`, { method: "HEAD" })).status).toBe(200);
+    expect((await api.post("/api/v1/auth/logout", undefined, { token: owner.accessToken })).status).toBeLessThan(300);
+    expect((await fetch(`${system.url}${bySession}`)).status).toBe(403);
+  });
 });

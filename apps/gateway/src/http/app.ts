@@ -29,6 +29,8 @@ export interface GatewayAppDeps extends RouteBindingDeps {
   metricsToken?: string | undefined;
   /** Signs and checks the links /api/v1/family_exports/:id/download redirects to. */
   downloadLinks: DownloadLinks;
+  /** Whether a link's credential still grants its family's exports (ExportLinkQueries). */
+  downloadGrantorStillAdmits: (bucket: string, familyId: string) => Promise<boolean>;
 }
 
 /** The public HTTP face of Hearth: JSON only, every /api/v1 route from the contracts' table. */
@@ -75,7 +77,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   });
   mountDocs(app);
   mountSignInPage(app);
-  mountExportFile(app, deps.services.finance, deps.downloadLinks, deps.rateLimiter);
+  mountExportFile(app, deps.services.finance, deps.downloadLinks, deps.rateLimiter, deps.downloadGrantorStillAdmits);
   mountMessageStream(app, deps);
   app.all("/mcp", mcpEndpoint(deps));
 

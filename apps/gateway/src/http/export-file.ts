@@ -13,12 +13,22 @@ const SLICE_LIMIT = 100_000;
  * link is the grant. The ZIP is streamed slice by slice from finance (1 MiB each), each written
  * before the next is asked for, so the gateway holds one slice whatever the archive's size.
  */
-export function mountExportFile(app: Express, finance: ServiceCall, links: DownloadLinks, rateLimiter: RateLimiter): void {
+export function mountExportFile(
+  app: Express,
+  finance: ServiceCall,
+  links: DownloadLinks,
+  rateLimiter: RateLimiter,
+  grantorStillAdmits: (bucket: string, familyId: string) => Promise<boolean>,
+): void {
   app.get("/api/v1/family_exports/:id/file", async (req: Request, res: Response, next) => {
     try {
       const exportId = UuidSchema.safeParse(req.params["id"]);
       const grant = exportId.success ? links.verify(exportId.data, req.query) : null;
       if (!grant) throw new AppError("forbidden", { message: "The download link is invalid or has expired" });
+      // The credential that asked for it must still grant it (a key revoked, a logout, a demotion since).
+      if (!(await grantorStillAdmits(grant.bucket, grant.familyId))) {
+        throw new AppError("forbidden", { message: "The download link's credential no longer grants this export" });
+      }
       // Counted against the credential that asked for the link and its family, as its requests are;
       // then against the link's own few downloads.
       for (const [bucket, whose] of [
