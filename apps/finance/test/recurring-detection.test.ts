@@ -927,6 +927,21 @@ describe("recurring detection: the scan queue and its worker", () => {
     expect(scans).toEqual([familyId]);
   });
 
+  it("a request without debounce is due at once: its time is never rounded up past the clock", async () => {
+    // run_after is timestamp(3): now() rounded to the millisecond lands up to 0.5 ms in the future,
+    // so a scan asked for "now" could miss the claim that came right after it (a CI flake once).
+    const queue = createRecurringScanQueue(finance.db);
+    for (let i = 0; i < 20; i++) {
+      const familyId = randomUUID();
+      const [row] = await finance.db.$transaction(async (tx) => {
+        await queue.request(familyId, 0, tx);
+        return tx.$queryRaw<{ due: boolean }[]>`SELECT run_after <= now() AS due FROM recurring_scans WHERE family_id = ${familyId}::uuid`;
+      });
+      expect(row?.due).toBe(true);
+      await finance.db.recurringScan.delete({ where: { familyId } });
+    }
+  });
+
   it("a finished scan cannot remove a row another instance claimed after its lease ran out", async () => {
     const familyId = randomUUID();
     const queue = createRecurringScanQueue(finance.db);

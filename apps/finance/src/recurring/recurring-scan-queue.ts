@@ -20,9 +20,10 @@ export function createRecurringScanQueue(db: FinanceDb) {
     /** Asks for a scan of the family no earlier than `debounceMs` from now (pushing back a waiting one). */
     async request(familyId: string, debounceMs: number, tx: FinanceDb | FinanceTx = db): Promise<void> {
       // The extra millisecond keeps run_after rising even when two requests share a clock tick.
+      // Truncated, not rounded: run_after is timestamp(3), and now() rounded up would not be due yet.
       await tx.$executeRaw`
         INSERT INTO recurring_scans (family_id, run_after, created_at, updated_at)
-        VALUES (${familyId}::uuid, now() + ${debounceMs} * interval '1 millisecond', now(), now())
+        VALUES (${familyId}::uuid, date_trunc('milliseconds', now()) + ${debounceMs} * interval '1 millisecond', now(), now())
         ON CONFLICT (family_id) DO UPDATE
            SET run_after = GREATEST(EXCLUDED.run_after, recurring_scans.run_after + interval '1 millisecond'), updated_at = now()`;
     },

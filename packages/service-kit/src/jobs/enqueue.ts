@@ -32,11 +32,12 @@ export async function enqueueJob(tx: JobSql, job: JobRequest): Promise<{ id: str
 async function enqueueOnce(tx: JobSql, job: JobRequest): Promise<{ id: string; created: boolean } | null> {
   const payload = JSON.stringify(job.payload ?? {});
   const dedupeKey = job.dedupeKey ?? null;
+  // "Now" is truncated, not rounded, to run_after's millisecond: rounded up, it would not be due yet.
   const rows = await tx.$queryRaw<{ id: string; created: boolean }[]>`
     WITH inserted AS (
       INSERT INTO jobs (queue, family_id, subject_id, dedupe_key, payload, run_after)
       VALUES (${job.queue}, ${job.familyId}::uuid, ${job.subjectId ?? null}::uuid, ${dedupeKey}, ${payload}::jsonb,
-              coalesce(${job.runAfter ?? null}::timestamptz, now()))
+              coalesce(${job.runAfter ?? null}::timestamptz, date_trunc('milliseconds', now())))
       ON CONFLICT (queue, dedupe_key) WHERE status = 'queued' AND dedupe_key IS NOT NULL DO NOTHING
       RETURNING id)
     SELECT id::text, true AS created FROM inserted

@@ -133,7 +133,7 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
         UPDATE jobs j
            SET status = CASE WHEN waiting.id IS NULL THEN 'queued' ELSE 'cancelled' END::"JobStatus",
                finished_at = CASE WHEN waiting.id IS NULL THEN NULL ELSE now() END,
-               run_after = now() + ${backoffMs} * interval '1 millisecond', attempts = j.attempts - ${uncount},
+               run_after = date_trunc('milliseconds', now()) + ${backoffMs} * interval '1 millisecond', attempts = j.attempts - ${uncount},
                last_error = CASE WHEN waiting.id IS NULL THEN coalesce(${error}, j.last_error) ELSE 'superseded by a newer job' END,
                lease_token = NULL, updated_at = now()
           FROM (SELECT 1) AS one

@@ -87,6 +87,19 @@ describe("queueing", () => {
     expect(new Set(answers.map((answer) => answer.id)).size).toBe(1);
     expect(answers.filter((answer) => answer.created)).toHaveLength(1);
   });
+
+  it("makes a job queued for now due at once: its time is never rounded up past the clock", async () => {
+    // run_after is timestamptz(3): now() rounded to the millisecond can land up to 0.5 ms ahead,
+    // and a runner poked right after the enqueue would then find nothing and sleep its poll out.
+    for (let i = 0; i < 20; i++) {
+      const due = await database.db.$transaction(async (tx) => {
+        const { id } = await enqueueJob(tx, { queue: "q", familyId: FAMILY_A });
+        const [row] = await tx.$queryRaw<{ due: boolean }[]>`SELECT run_after <= now() AS due FROM jobs WHERE id = ${id}::uuid`;
+        return row?.due;
+      });
+      expect(due).toBe(true);
+    }
+  });
 });
 
 describe("running", () => {
