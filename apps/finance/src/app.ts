@@ -3,6 +3,8 @@ import { buildServiceRouter, createServiceServer, databaseReadiness, databaseUrl
 import { createJobRunner } from "@hearth/service-kit/jobs";
 import type { FinanceDb } from "./db";
 import { createAccountHandlers } from "./accounts/account-handlers";
+import { accountRemovalJob } from "./accounts/account-removal-job";
+import { ACCOUNT_REMOVAL_QUEUE } from "./accounts/account-removal-queries";
 import { createAccountRepository } from "./accounts/account-repository";
 import { createBalanceHandlers } from "./balances/balance-handlers";
 import { materializeBalances } from "./balances/balance-materializer";
@@ -37,9 +39,10 @@ import { createRecurringModule, type RecurringScanOptions } from "./recurring/re
 import { createRulesModule } from "./rules/rules-module";
 import { createSyncHandlers } from "./syncs/sync-handlers";
 import { registerSyncQueueMetrics } from "./syncs/sync-metrics";
-import { createSyncQueueQueries } from "./syncs/sync-queue-queries";
+import { BALANCE_SYNC_QUEUE, createSyncQueueQueries } from "./syncs/sync-queue-queries";
 import { createSyncRepository } from "./syncs/sync-repository";
-import { createSyncWorker, type SyncLeaseOptions } from "./syncs/sync-worker";
+import { balanceSyncJob } from "./syncs/balance-sync-job";
+import type { SyncSignal } from "./syncs/sync-signal";
 import { createTagHandlers } from "./tags/tag-handlers";
 import { createTagRepository } from "./tags/tag-repository";
 import { createTransactionHandlers } from "./transactions/transaction-handlers";
@@ -63,8 +66,6 @@ import { createValuationRepository } from "./valuations/valuation-repository";
 export type FinanceDeps = ServiceDeps<FinanceDb> & {
   /** Serve the internal bulk import (developer tools only; see LEDGER_IMPORT in config.ts). */
   ledgerImport?: boolean;
-  /** How sync claims are held and recovered (tests shorten it; DEFAULT_SYNC_LEASE otherwise). */
-  syncLease?: Partial<SyncLeaseOptions>;
   /** How recurring detection is debounced, leased and polled (tests shorten it; DEFAULT_RECURRING_SCAN otherwise). */
   recurringScan?: Partial<RecurringScanOptions>;
   /** Batch size, time budget and timeouts of a family purge step (tests shrink them). */
@@ -94,24 +95,35 @@ export function createFinanceService(deps: FinanceDeps) {
   const transactions = createTransactionRepository(db);
   const transfers = createTransferRepository(db);
   const recurring = createRecurringModule(db, deps.log, deps.recurringScan);
-  const worker = createSyncWorker({
-    queue: createSyncQueueQueries(db),
+  // A committed change that queued a sync or an account removal starts it now, not at the next poll.
+  const syncSignal: SyncSignal = {
+    poke: () => {
+      jobs.poke(BALANCE_SYNC_QUEUE);
+      jobs.poke(ACCOUNT_REMOVAL_QUEUE);
+    },
+  };
+  const balanceSync = balanceSyncJob(db, {
+    queries: createSyncQueueQueries(db),
     accounts,
     // Timed per account in background_job_duration_seconds{job="balance_materialize"} (outcome ok or error).
     materialize: (accountId, windowStart) => observeJob("balance_materialize", () => materializeBalances(db, accountId, windowStart)),
     matcher: createTransferMatcher(createTransferMatchQueries(db)),
     log: deps.log,
-    ...(deps.syncLease ? { lease: deps.syncLease } : {}),
     afterRun: (familyId) => recurring.worker.request(familyId),
   });
-  const rules = createRulesModule(db, deps.log, worker);
+  const rules = createRulesModule(db, deps.log, syncSignal);
   const familyExports = createFamilyExportRepository(db);
   const importRepository = createImportRepository(db, deps.importFamilyBytes);
   const jobs = createJobRunner({
     databaseUrl: databaseUrlOf(db),
     db,
     log: deps.log,
-    definitions: [importPublishJob(db, importRepository, deps.log, { ...DEFAULT_IMPORT_PUBLISH, ...deps.importPublish }), importSessionExpiryJob(db)],
+    definitions: [
+      balanceSync,
+      accountRemovalJob(db, accounts),
+      importPublishJob(db, importRepository, deps.log, { ...DEFAULT_IMPORT_PUBLISH, ...deps.importPublish }),
+      importSessionExpiryJob(db),
+    ],
     ...deps.jobs,
   });
   const exportWorker = createFamilyExportWorker(db, familyExports, deps.log, { ...DEFAULT_FAMILY_EXPORT_WORKER, ...deps.familyExportWorker });
@@ -123,16 +135,16 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createCategoryHandlers(createCategoryRepository(db)),
       ...createFamilySettingsHandlers(settings),
       ...createMerchantHandlers(createMerchantRepository(db)),
-      ...createAccountHandlers(accounts, worker, familyCurrency),
-      ...createTransactionHandlers(transactions, worker),
-      ...createValuationHandlers(createValuationRepository(db), worker),
-      ...createTransferHandlers(transfers, worker),
-      ...createTradeHandlers(createTradeRepository(db), transactions, transfers, worker),
-      ...createSecurityHandlers(createSecurityRepository(db), createSecurityPriceRepository(db), worker, familyCurrency),
+      ...createAccountHandlers(accounts, syncSignal, familyCurrency),
+      ...createTransactionHandlers(transactions, syncSignal),
+      ...createValuationHandlers(createValuationRepository(db), syncSignal),
+      ...createTransferHandlers(transfers, syncSignal),
+      ...createTradeHandlers(createTradeRepository(db), transactions, transfers, syncSignal),
+      ...createSecurityHandlers(createSecurityRepository(db), createSecurityPriceRepository(db), syncSignal, familyCurrency),
       ...createHoldingHandlers(createHoldingRepository(db)),
       ...createBalanceHandlers(createBalanceRepository(db), createBalanceSheetQueries(db), familyCurrency),
-      ...createExchangeRateHandlers(createExchangeRateRepository(db), worker),
-      ...createSyncHandlers(createSyncRepository(db), worker),
+      ...createExchangeRateHandlers(createExchangeRateRepository(db), syncSignal),
+      ...createSyncHandlers(createSyncRepository(db), syncSignal),
       ...recurring.handlers,
       ...rules.handlers,
       ...createFamilyExportHandlers(familyExports, () => exportWorker.poke()),
@@ -162,14 +174,12 @@ export function createFinanceService(deps: FinanceDeps) {
   return {
     router,
     server,
-    worker,
     recurringWorker: recurring.worker,
     ruleRunWorker: rules.worker,
     exportWorker,
     jobs,
     providerSyncWorker: providers.worker,
     start: async () => {
-      await worker.start();
       await recurring.worker.start();
       await rules.worker.start();
       exportWorker.start();
@@ -177,7 +187,7 @@ export function createFinanceService(deps: FinanceDeps) {
       providers.worker.start();
     },
     stop: async () => {
-      await Promise.all([worker.stop(), recurring.worker.stop(), rules.worker.stop(), exportWorker.stop(), jobs.stop(), providers.worker.stop()]);
+      await Promise.all([recurring.worker.stop(), rules.worker.stop(), exportWorker.stop(), jobs.stop(), providers.worker.stop()]);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dateOf, todayIso } from "../src/ledger/dates";
-import { createSyncQueueQueries } from "../src/syncs/sync-queue-queries";
+import { BALANCE_SYNC_QUEUE, createSyncQueueQueries } from "../src/syncs/sync-queue-queries";
 import { financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
@@ -31,7 +31,7 @@ describe("the daily sync", () => {
     expect(again).toEqual([0, 0]);
     expect(await familySyncs()).toBe(before + 1);
 
-    finance.parts.worker.poke();
+    finance.parts.jobs.poke(BALANCE_SYNC_QUEUE);
     await settled(finance);
     const last = await finance.db.balance.findFirst({ where: { accountId: account.id }, orderBy: { date: "desc" } });
     expect(last?.date.toISOString().slice(0, 10)).toBe(todayIso());

@@ -914,9 +914,9 @@ describe("recurring detection: the scan queue and its worker", () => {
 
   it("a family with a sync still open waits for it (Sure skips a family with incomplete syncs)", async () => {
     const familyId = randomUUID();
-    // Held by a live sync worker (a long lease), so the service's own worker leaves it alone.
+    // Running, as far as the table says: no job of the service's runs it, so it stays open until the test ends it.
     const sync = await finance.db.sync.create({
-      data: { familyId, syncableType: "Family", syncableId: familyId, status: "syncing", syncingAt: new Date(), leaseExpiresAt: new Date(Date.now() + 60_000) },
+      data: { familyId, syncableType: "Family", syncableId: familyId, status: "syncing", syncingAt: new Date() },
     });
     await finance.db.recurringScan.create({ data: { familyId, runAfter: new Date(Date.now() - 1_000) } });
     const { worker, scans } = countingWorker();

@@ -149,7 +149,6 @@ async function startWith(options: Partial<ProviderConnectionOptions>): Promise<R
         ...deps,
         log: createLogger("finance-test", "debug", sink),
         providerConnections: { pollMs: 50, ...options },
-        syncLease: { renewEveryMs: 200, recoverEveryMs: 500 },
       }),
   });
 }

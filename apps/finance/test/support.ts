@@ -10,6 +10,7 @@ import {
 } from "@hearth/contracts";
 import yauzl from "yauzl";
 import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
+import { ACCOUNT_REMOVAL_QUEUE } from "../src/accounts/account-removal-queries";
 import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb, type FinanceTx } from "../src/db";
 import { createImportRepository } from "../src/imports/import-repository";
@@ -38,7 +39,7 @@ export const financeBasics: ServiceBasics<FinanceDb, RunningFinance["parts"]> = 
 
 /** The finance service on a fresh, migrated database, listening on a free port. */
 export function startFinance(
-  options: Pick<FinanceDeps, "ledgerImport" | "syncLease" | "importPublish" | "importFamilyBytes" | "jobs" | "familyExportWorker" | "familyPurge"> = {},
+  options: Pick<FinanceDeps, "ledgerImport" | "importPublish" | "importFamilyBytes" | "jobs" | "familyExportWorker" | "familyPurge"> = {},
 ): Promise<RunningFinance> {
   return startServiceUnderTest({ ...financeUnderTest, create: (deps) => createFinanceService({ ...deps, ...options }) });
 }
@@ -51,13 +52,16 @@ export function financeAs(finance: RunningFinance, actor: Actor) {
   };
 }
 
-/** Waits until the background worker has run every queued sync (balances are then current). */
+/**
+ * Waits until every queued sync has run (balances are then current) and every account removal
+ * queued has been done. An account a test marked pending_deletion by hand has no removal queued.
+ */
 export async function settled(finance: RunningFinance, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = await finance.db.sync.count({ where: { status: { in: ["pending", "syncing"] } } });
-    const deleting = await finance.db.account.count({ where: { status: "pending_deletion" } });
-    if (open === 0 && deleting === 0) return;
+    const removing = await finance.db.job.count({ where: { queue: ACCOUNT_REMOVAL_QUEUE, status: { in: ["queued", "running"] } } });
+    if (open === 0 && removing === 0) return;
     if (Date.now() > deadline) throw new Error(`syncs still open after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -177,4 +181,18 @@ export async function holdingTransaction<T>(db: FinanceDb, work: (tx: FinanceTx)
       await holder;
     },
   };
+}
+
+/**
+ * Ends the connection that holds a running job's lock, as the death of its worker's process
+ * would: the job is then a dead worker's, taken over at the next claim. When it ended, by the
+ * database's clock; throws when no connection held the job.
+ */
+export async function endJobConnection(finance: RunningFinance, jobId: string): Promise<Date> {
+  const [ended] = await finance.db.$queryRaw<{ at: Date }[]>`
+    SELECT now() AS at, pg_terminate_backend(pid) FROM pg_locks
+     WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND classid = ((hashtextextended('hearth.job:' || ${jobId}, 0) >> 32) & 4294967295)::oid`;
+  if (!ended) throw new Error(`no connection holds job ${jobId}`);
+  return ended.at;
 }

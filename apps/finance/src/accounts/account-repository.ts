@@ -6,6 +6,7 @@ import { changedColumns } from "../ledger/column-changes";
 import { dateOf } from "../ledger/dates";
 import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
+import { queueAccountRemoval } from "./account-removal-queries";
 import { unlinkTransfersOf } from "../transfers/transfer-unlinking";
 
 /** A new account as stored: the currency resolved, the opening balance in minor units on its date. */
@@ -99,13 +100,16 @@ export function createAccountRepository(db: FinanceDb) {
       return row;
     },
 
-    /** Hidden at once (pending_deletion); the worker removes it and everything it holds afterwards. */
+    /** Hidden at once (pending_deletion); its removal job, queued with it, removes it and everything it holds. */
     async scheduleDeletion(familyId: string, id: string) {
-      const { count } = await db.account.updateMany({
-        where: { id, familyId, status: { not: "pending_deletion" } },
-        data: { status: "pending_deletion" },
+      await db.$transaction(async (tx) => {
+        const { count } = await tx.account.updateMany({
+          where: { id, familyId, status: { not: "pending_deletion" } },
+          data: { status: "pending_deletion" },
+        });
+        if (count === 0) throw AppError.notFound("Account");
+        await queueAccountRemoval(tx, familyId, id);
       });
-      if (count === 0) throw AppError.notFound("Account");
     },
 
     /** The family's accounts not on their way out (disabled ones too): what a family sync recomputes. */
@@ -115,26 +119,21 @@ export function createAccountRepository(db: FinanceDb) {
     },
 
     /**
-     * Removes one account scheduled for deletion (its entries, balances and transfers go with it;
-     * the other sides of its transfers become ordinary transactions); false when none is left.
+     * Removes an account scheduled for deletion (its entries, balances and transfers go with it;
+     * the other sides of its transfers become ordinary transactions), in the caller's transaction;
+     * false when it is not (or no longer) scheduled.
      */
-    async removeOneScheduled(): Promise<boolean> {
-      return db.$transaction(
-        async (tx) => {
-          const [account] = await tx.$queryRaw<{ id: string; family_id: string }[]>`
-            SELECT id, family_id FROM accounts WHERE status = 'pending_deletion' LIMIT 1 FOR UPDATE SKIP LOCKED`;
-          if (!account) return false;
-          // Unlinking deletes (and counts) the transfers' fee transactions first, some of them maybe here.
-          await unlinkTransfersOf(tx, account.family_id, account.id);
-          const transactions = await tx.entry.count({ where: { accountId: account.id, kind: "transaction" } });
-          await tx.account.delete({ where: { id: account.id } });
-          await bumpLedgerVersion(tx, account.family_id);
-          await adjustTransactionCount(tx, account.family_id, -transactions);
-          return true;
-        },
-        // An account of a million entries takes far longer to delete than Prisma's 5 s default.
-        { timeout: 600_000, maxWait: 30_000 },
-      );
+    async removeScheduled(tx: FinanceTx, familyId: string, id: string): Promise<boolean> {
+      const [account] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM accounts WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid AND status = 'pending_deletion' FOR UPDATE`;
+      if (!account) return false;
+      // Unlinking deletes (and counts) the transfers' fee transactions first, some of them maybe here.
+      await unlinkTransfersOf(tx, familyId, id);
+      const transactions = await tx.entry.count({ where: { accountId: id, kind: "transaction" } });
+      await tx.account.delete({ where: { id } });
+      await bumpLedgerVersion(tx, familyId);
+      await adjustTransactionCount(tx, familyId, -transactions);
+      return true;
     },
   };
 }

@@ -2,6 +2,7 @@ import { JobFailure, JobLost, type JobDefinition } from "@hearth/service-kit/job
 import type { Logger } from "@hearth/service-kit";
 import { z } from "zod";
 import type { FinanceDb, FinanceTx } from "../db";
+import { BALANCE_SYNC_QUEUE } from "../syncs/sync-queue-queries";
 import { IMPORT_PUBLISH_QUEUE, queueOrphanedPublishes } from "./import-publish-queue";
 import type { ImportRepository } from "./import-repository";
 import { PublishError } from "./publish/publish-error";
@@ -27,6 +28,8 @@ export function importPublishJob(db: FinanceDb, imports: ImportRepository, log: 
     queue: IMPORT_PUBLISH_QUEUE,
     payload: z.object({}),
     maxAttempts: 3,
+    // A publish queues the syncs of the accounts it wrote to: they start when it ends.
+    pokes: [BALANCE_SYNC_QUEUE],
     async run(job) {
       const found = job.subjectId ? await imports.find(job.familyId, job.subjectId) : null;
       // Deleted, or no longer waiting to be published.

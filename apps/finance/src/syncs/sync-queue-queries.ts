@@ -1,6 +1,10 @@
+import { enqueueJob } from "@hearth/service-kit/jobs";
 import type { FinanceDb, FinanceTx } from "../db";
 import { dateOf, isoDateOf } from "../ledger/dates";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
+
+/** The job queue that runs balance syncs: one job per top-level sync row (the sync's id is its subject and key). */
+export const BALANCE_SYNC_QUEUE = "finance.balance-sync";
 
 /**
  * Asks for an account's balances to be recomputed from `fromDate` forward, in the same database
@@ -27,11 +31,23 @@ async function queueAccountWindow(tx: FinanceTx, familyId: string, accountId: st
            updated_at = now()
      WHERE syncable_id = ${accountId}::uuid AND syncable_type = 'Account' AND status = 'pending' AND parent_id IS NULL`;
   if (widened > 0) return;
-  await tx.sync.create({ data: { familyId, syncableType: "Account", syncableId: accountId, windowStartDate: from } });
+  const sync = await tx.sync.create({ data: { familyId, syncableType: "Account", syncableId: accountId, windowStartDate: from } });
+  await queueSyncJob(tx, familyId, sync.id);
 }
 
-/** A sync the worker took off the queue. */
-export interface ClaimedSync {
+/** A sync of the whole family (every account in full, then transfer matching), with its job. */
+export async function queueFamilySync(tx: FinanceTx, familyId: string) {
+  const sync = await tx.sync.create({ data: { familyId, syncableType: "Family", syncableId: familyId } });
+  await queueSyncJob(tx, familyId, sync.id);
+  return sync;
+}
+
+function queueSyncJob(tx: FinanceTx, familyId: string, syncId: string) {
+  return enqueueJob(tx, { queue: BALANCE_SYNC_QUEUE, familyId, subjectId: syncId, dedupeKey: syncId });
+}
+
+/** A sync its job is running. */
+export interface StartedSync {
   id: string;
   familyId: string;
   syncableType: string;
@@ -45,30 +61,25 @@ export interface SyncOutcome {
   windowEnd?: string | null | undefined;
 }
 
-interface AbandonedSync {
-  id: string;
-  family_id: string;
-  syncable_type: string;
-  syncable_id: string;
-  window_start_date: Date | null;
-}
-
 /**
- * The worker's side of the syncs table: claiming, renewing, finishing and re-queuing runs. A
- * claim is a lease on the database clock: the run is its worker's while the row is `syncing`
- * and the lease is renewed; once the lease runs out any instance marks the run stale and queues
- * it again, and the late worker can no longer finish it.
+ * The job's side of the syncs table: starting, finishing and failing runs, each in a transaction
+ * the job's fence (assertHeld / complete) is checked in, so a worker that lost its job writes
+ * nothing. Claims, leases and takeovers are the job runner's.
  */
 export function createSyncQueueQueries(db: FinanceDb) {
   return {
-    /** The oldest pending run, marked syncing under a lease of `leaseMs`; several instances share the queue (SKIP LOCKED). */
-    async claim(leaseMs: number): Promise<ClaimedSync | null> {
-      const [row] = await db.$queryRaw<{ id: string; family_id: string; syncable_type: string; syncable_id: string; window_start_date: Date | null }[]>`
-        UPDATE syncs SET status = 'syncing', syncing_at = now(), lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-         WHERE id = (SELECT id FROM syncs WHERE status = 'pending' AND parent_id IS NULL
-                      ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+    /**
+     * Marks the sync running and reads its window (a request widening it after this waits for the
+     * row and then queues a run of its own). A run taken over from a dead worker starts again:
+     * the per-account runs that worker had started are stale. Null when the sync has ended or is gone.
+     */
+    async start(tx: FinanceTx, familyId: string, id: string): Promise<StartedSync | null> {
+      const [row] = await tx.$queryRaw<{ id: string; family_id: string; syncable_type: string; syncable_id: string; window_start_date: Date | null }[]>`
+        UPDATE syncs SET status = 'syncing', syncing_at = now(), updated_at = now()
+         WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid AND status IN ('pending', 'syncing') AND parent_id IS NULL
         RETURNING id, family_id, syncable_type, syncable_id, window_start_date`;
       if (!row) return null;
+      await tx.$executeRaw`UPDATE syncs SET status = 'stale', updated_at = now() WHERE parent_id = ${id}::uuid AND status = 'syncing'`;
       return {
         id: row.id,
         familyId: row.family_id,
@@ -78,37 +89,35 @@ export function createSyncQueueQueries(db: FinanceDb) {
       };
     },
 
-    /** Extends a claim's lease (its children live and die with it); false when the run is no longer ours. */
-    async renew(id: string, leaseMs: number): Promise<boolean> {
-      const renewed = await db.$executeRaw`
-        UPDATE syncs SET lease_expires_at = now() + ${leaseMs} * interval '1 millisecond'
-         WHERE id = ${id}::uuid AND status = 'syncing'`;
-      return renewed > 0;
-    },
-
-    /** Records how a run ended; false (and nothing written) when it was re-queued meanwhile as abandoned. */
-    async finish(id: string, outcome: SyncOutcome): Promise<boolean> {
-      const { count } = await db.sync.updateMany({
+    /** Records how a run (or a family run's per-account run) ended; false when it is no longer running. */
+    async finish(tx: FinanceTx, id: string, outcome: SyncOutcome): Promise<boolean> {
+      const { count } = await tx.sync.updateMany({
         where: { id, status: "syncing" },
         data: outcome.error
-          ? { status: "failed", failedAt: new Date(), error: outcome.error, leaseExpiresAt: null }
-          : { status: "completed", completedAt: new Date(), leaseExpiresAt: null, ...(outcome.windowEnd ? { windowEndDate: dateOf(outcome.windowEnd) } : {}) },
+          ? { status: "failed", failedAt: new Date(), error: outcome.error }
+          : { status: "completed", completedAt: new Date(), ...(outcome.windowEnd ? { windowEndDate: dateOf(outcome.windowEnd) } : {}) },
       });
       return count > 0;
     },
 
-    /** One account's run within a family sync, already running (held by its parent's lease). */
-    startChild(parent: ClaimedSync, accountId: string) {
-      return db.sync.create({
+    /** One account's run within a family sync, already running (it lives and dies with its parent's job). */
+    startChild(tx: FinanceTx, parent: StartedSync, accountId: string) {
+      return tx.sync.create({
         data: { familyId: parent.familyId, syncableType: "Account", syncableId: accountId, parentId: parent.id, status: "syncing", syncingAt: new Date() },
       });
     },
 
+    /** The sync's job ended failed or cancelled (`reason` for people): so does the sync, and its started children go stale. */
+    async fail(tx: FinanceTx, id: string, reason: string): Promise<void> {
+      await tx.sync.updateMany({ where: { id, status: { in: ["pending", "syncing"] } }, data: { status: "failed", failedAt: new Date(), error: reason } });
+      await tx.sync.updateMany({ where: { parentId: id, status: "syncing" }, data: { status: "stale" } });
+    },
+
     /**
      * The daily sync: a family sync for every family with accounts that has had none since the
-     * start of `today` (UTC), at most `limit` at a time. Run on a timer by every instance, it also
-     * catches up after downtime; the advisory lock keeps two instances from queuing one family twice.
-     * Returns how many were queued.
+     * start of `today` (UTC), at most `limit` at a time. Run at every instance's start and every
+     * ten minutes (the job runner's reconcile), it also catches up after downtime; the advisory
+     * lock keeps two instances from queuing one family twice. Returns how many were queued.
      */
     async queueDailyFamilySyncs(today: string, limit = 500): Promise<number> {
       return db.$transaction(async (tx) => {
@@ -119,43 +128,24 @@ export function createSyncQueueQueries(db: FinanceDb) {
                               WHERE syncs.family_id = families.family_id AND syncs.syncable_type = 'Family'
                                 AND syncs.parent_id IS NULL AND syncs.created_at >= ${dateOf(today)})
            LIMIT ${limit}`;
-        if (due.length === 0) return 0;
-        await tx.sync.createMany({ data: due.map(({ family_id }) => ({ familyId: family_id, syncableType: "Family", syncableId: family_id })) });
+        for (const { family_id } of due) await queueFamilySync(tx, family_id);
         return due.length;
       });
     },
 
     /**
-     * Runs whose lease ran out (their instance stopped or stalled) become stale and are queued
-     * again: an account's with the same window (merged into a pending run, never narrower), a
-     * family's as a family sync. Children of a run no longer syncing become stale with it (their
-     * family run is the one re-queued). Returns how many runs were queued again.
+     * Queues a job for every waiting or running sync that has none (left by an instance from
+     * before the job runner, or restored from a backup), a batch at a time. How many were queued.
      */
-    async requeueExpired(): Promise<number> {
-      return db.$transaction(async (tx) => {
-        // Claims from before leases existed have none: they get the old ten minutes.
-        const abandoned = await tx.$queryRaw<AbandonedSync[]>`
-          UPDATE syncs SET status = 'stale', lease_expires_at = NULL, updated_at = now()
-           WHERE status = 'syncing' AND parent_id IS NULL
-             AND COALESCE(lease_expires_at, syncing_at + interval '10 minutes') < now()
-          RETURNING id, family_id, syncable_type, syncable_id, window_start_date`;
-        await tx.$executeRaw`
-          UPDATE syncs child SET status = 'stale', lease_expires_at = NULL, updated_at = now()
-           WHERE child.status = 'syncing' AND child.parent_id IS NOT NULL
-             AND NOT EXISTS (SELECT 1 FROM syncs parent WHERE parent.id = child.parent_id AND parent.status = 'syncing')`;
-        for (const sync of abandoned) {
-          if (sync.syncable_type === "Family") await queueFamilySync(tx, sync.family_id);
-          else await queueAccountWindow(tx, sync.family_id, sync.syncable_id, sync.window_start_date);
-        }
-        return abandoned.length;
-      });
+    queueOrphaned(limit = 1_000): Promise<number> {
+      return db.$executeRaw`
+        INSERT INTO jobs (queue, family_id, subject_id, dedupe_key)
+        SELECT ${BALANCE_SYNC_QUEUE}, s.family_id, s.id, s.id::text FROM syncs s
+         WHERE s.status IN ('pending', 'syncing') AND s.parent_id IS NULL
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.queue = ${BALANCE_SYNC_QUEUE} AND j.subject_id = s.id AND j.status IN ('queued', 'running'))
+         LIMIT ${limit}
+        ON CONFLICT (queue, dedupe_key) WHERE status = 'queued' AND dedupe_key IS NOT NULL DO NOTHING`;
     },
   };
 }
 export type SyncQueueQueries = ReturnType<typeof createSyncQueueQueries>;
-
-/** A family sync, unless one is already waiting (it recomputes everything anyway). */
-async function queueFamilySync(tx: FinanceTx, familyId: string): Promise<void> {
-  const waiting = await tx.sync.findFirst({ where: { familyId, syncableType: "Family", status: "pending", parentId: null }, select: { id: true } });
-  if (!waiting) await tx.sync.create({ data: { familyId, syncableType: "Family", syncableId: familyId } });
-}

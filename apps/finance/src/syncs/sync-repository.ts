@@ -1,6 +1,7 @@
 import { AppError, pageWindow, type QueryOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import type { Sync } from "../generated/prisma/client";
+import { queueFamilySync } from "./sync-queue-queries";
 
 const WITH_CHILDREN = { _count: { select: { children: true } } } as const;
 export type SyncRow = Sync & { _count: { children: number } };
@@ -42,7 +43,7 @@ export function createSyncRepository(db: FinanceDb) {
 
     /** A sync of the whole family: every account in full, then transfer matching. */
     queueFamilySync(familyId: string) {
-      return db.sync.create({ data: { familyId, syncableType: "Family", syncableId: familyId } });
+      return db.$transaction((tx) => queueFamilySync(tx, familyId));
     },
   };
 }

@@ -39,6 +39,8 @@ export interface JobDefinition<P, Tx extends JobSql> {
   maxAttempts?: number;
   /** Wait before the next attempt after attempt `n` failed (default 5 s doubling, at most 10 minutes). */
   backoffMs?(attempt: number): number;
+  /** Queues this queue's jobs may queue work on (an import's balance syncs): poked when one of its jobs ends, so that work starts now. */
+  pokes?: readonly string[];
   /** The work. A JobFailure ends the job failed at once with its reason; any other error is retried. */
   run(job: RunningJob<P, Tx>): Promise<void>;
   /**

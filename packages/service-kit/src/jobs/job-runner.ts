@@ -103,7 +103,12 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
       .catch((err: unknown) => log.error({ err, jobId: row.id, queue: row.queue }, "job runner: a job's end could not be written"))
       .finally(() => {
         state.active.delete(row.id);
-        if (started) void fill(state);
+        if (!started) return;
+        void fill(state);
+        for (const queue of state.def.pokes ?? []) {
+          const poked = queues.get(queue);
+          if (poked) void fill(poked);
+        }
       });
     state.active.set(row.id, { done, abort: (reason) => controller.abort(reason) });
     return done;
@@ -167,7 +172,7 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
       for (const state of queues.values()) {
         const queued = (await state.def.reconcile?.()) ?? 0;
         if (queued > 0) {
-          log.warn({ queue: state.def.queue, queued }, "job runner: queued the jobs records were missing");
+          log.info({ queue: state.def.queue, queued }, "job runner: the queue's reconcile queued jobs");
           void fill(state);
         }
       }
