@@ -58,9 +58,9 @@ export async function startLargeFamily(name: string, assistant?: AssistantOption
       const deadline = performance.now() + 600_000;
       for (;;) {
         const open = await db.sync.count({ where: { status: { in: ["pending", "syncing"] } } });
-        const scans = await db.recurringScan.count();
+        const scans = await db.job.count({ where: { status: { in: ["queued", "running"] } } });
         if (open === 0 && scans === 0) return;
-        if (performance.now() > deadline) throw new Error(`background work still open after 10 minutes (${open} syncs, ${scans} scans)`);
+        if (performance.now() > deadline) throw new Error(`background work still open after 10 minutes (${open} syncs, ${scans} jobs)`);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     };

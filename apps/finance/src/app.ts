@@ -66,7 +66,7 @@ import { createValuationRepository } from "./valuations/valuation-repository";
 export type FinanceDeps = ServiceDeps<FinanceDb> & {
   /** Serve the internal bulk import (developer tools only; see LEDGER_IMPORT in config.ts). */
   ledgerImport?: boolean;
-  /** How recurring detection is debounced, leased and polled (tests shorten it; DEFAULT_RECURRING_SCAN otherwise). */
+  /** How recurring detection is debounced and retried (tests shorten it; DEFAULT_RECURRING_SCAN otherwise). */
   recurringScan?: Partial<RecurringScanOptions>;
   /** Batch size, time budget and timeouts of a family purge step (tests shrink them). */
   familyPurge?: Partial<FamilyPurgeLimits>;
@@ -109,7 +109,7 @@ export function createFinanceService(deps: FinanceDeps) {
     materialize: (accountId, windowStart) => observeJob("balance_materialize", () => materializeBalances(db, accountId, windowStart)),
     matcher: createTransferMatcher(createTransferMatchQueries(db)),
     log: deps.log,
-    afterRun: (familyId) => recurring.worker.request(familyId),
+    afterRun: (familyId) => recurring.requestScan(familyId),
   });
   const rules = createRulesModule(db, deps.log, syncSignal);
   const familyExports = createFamilyExportRepository(db);
@@ -121,6 +121,7 @@ export function createFinanceService(deps: FinanceDeps) {
     definitions: [
       balanceSync,
       accountRemovalJob(db, accounts),
+      recurring.job,
       importPublishJob(db, importRepository, deps.log, { ...DEFAULT_IMPORT_PUBLISH, ...deps.importPublish }),
       importSessionExpiryJob(db),
     ],
@@ -174,20 +175,18 @@ export function createFinanceService(deps: FinanceDeps) {
   return {
     router,
     server,
-    recurringWorker: recurring.worker,
     ruleRunWorker: rules.worker,
     exportWorker,
     jobs,
     providerSyncWorker: providers.worker,
     start: async () => {
-      await recurring.worker.start();
       await rules.worker.start();
       exportWorker.start();
       jobs.start();
       providers.worker.start();
     },
     stop: async () => {
-      await Promise.all([recurring.worker.stop(), rules.worker.stop(), exportWorker.stop(), jobs.stop(), providers.worker.stop()]);
+      await Promise.all([rules.worker.stop(), exportWorker.stop(), jobs.stop(), providers.worker.stop()]);
     },
   };
 }

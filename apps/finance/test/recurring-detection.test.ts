@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecurringTransaction } from "@hearth/contracts";
-import { createLogger } from "@hearth/service-kit";
+import { createLogger, databaseUrlOf } from "@hearth/service-kit";
+import { createJobRunner, type JobRunner } from "@hearth/service-kit/jobs";
 import { startServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService } from "../src/app";
 import { Prisma, type TransactionKind } from "../src/generated/prisma/client";
@@ -11,16 +12,16 @@ import { daysInMonth, monthsBefore, nextExpectedDate } from "../src/recurring/ne
 import { dayPatternCtes } from "../src/recurring/recurring-identifier";
 import { runRecurringScan } from "../src/recurring/recurring-scan";
 import { nextExpectedDateSql } from "../src/recurring/recurring-sql";
-import { createRecurringScanQueue, type ClaimedScan } from "../src/recurring/recurring-scan-queue";
-import { createRecurringScanWorker, type RecurringScanOptions } from "../src/recurring/recurring-scan-worker";
-import { eventually, financeAs, financeUnderTest, newActor, settled, type RunningFinance } from "./support";
+import { recurringScanJob, type RecurringScanOptions } from "../src/recurring/recurring-scan-job";
+import { RECURRING_SCAN_QUEUE, requestRecurringScan } from "../src/recurring/recurring-scan-queries";
+import { endJobConnection, eventually, financeAs, financeUnderTest, newActor, settled, type RunningFinance } from "./support";
 
 // Detection cases mirror Sure's test/models/recurring_transaction/identifier_test.rb and
 // test/models/recurring_transaction_test.rb (each case names the test it follows). Sure's tests
 // run at the wall clock or under travel_to; here every scan gets its own `today`.
 
-/** Short debounce, lease and poll, so the background worker's cases run in moments. */
-const FAST: RecurringScanOptions = { debounceMs: 300, leaseMs: 1_000, renewEveryMs: 200, pollMs: 25, retryAfterMs: 200 };
+/** Short debounce and retry, so the background cases run in moments. */
+const FAST: RecurringScanOptions = { debounceMs: 300, retryAfterMs: 200 };
 
 let finance: RunningFinance;
 
@@ -794,167 +795,169 @@ describe("recurring detection: in the background after syncs", () => {
       return rows;
     });
     expect(found).toMatchObject({ name: "Music", amount_cents: 999, occurrence_count: 3, expected_day_of_month: day, manual: false });
-    await eventually(async () => expect(await finance.db.recurringScan.count({ where: { familyId: actor.familyId } })).toBe(0));
+    await eventually(async () =>
+      expect(await finance.db.job.count({ where: { queue: RECURRING_SCAN_QUEUE, familyId: actor.familyId, status: { in: ["queued", "running"] } } })).toBe(0),
+    );
   });
 });
 
-describe("recurring detection: the scan queue and its worker", () => {
+describe("recurring detection: the scan queue and its job", () => {
   const log = createLogger("recurring-test", "silent");
-  /** A worker over the real queue whose scan only counts (and may wait or fail). */
-  function countingWorker(options: Partial<RecurringScanOptions> = {}, work: (familyId: string) => Promise<void> = async () => {}) {
+  const runners: JobRunner[] = [];
+  /** An instance's runner of recurring scans over the real queue, whose scan only counts (and may wait or fail). */
+  function countingRunner(options: Partial<RecurringScanOptions> = {}, work: (familyId: string) => Promise<void> = async () => {}) {
     const scans: string[] = [];
-    const worker = createRecurringScanWorker({
-      queue: createRecurringScanQueue(finance.db),
-      scan: async (familyId) => {
-        scans.push(familyId);
-        await work(familyId);
-      },
+    const settings = { ...FAST, ...options };
+    const runner = createJobRunner({
+      databaseUrl: databaseUrlOf(finance.db),
+      db: finance.db,
       log,
-      options: { ...FAST, ...options },
+      pollMs: 25,
+      heartbeatMs: 50,
+      definitions: [
+        recurringScanJob(
+          finance.db,
+          async (familyId) => {
+            scans.push(familyId);
+            await work(familyId);
+          },
+          log,
+          settings,
+        ),
+      ],
     });
-    return { worker, scans };
+    runners.push(runner);
+    return {
+      runner,
+      scans,
+      request: (familyId: string) => requestRecurringScan(finance.db, familyId, settings.debounceMs),
+      drain: () => runner.drain(RECURRING_SCAN_QUEUE),
+    };
   }
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const waiting = (familyId: string) => finance.db.job.count({ where: { queue: RECURRING_SCAN_QUEUE, familyId, status: { in: ["queued", "running"] } } });
+  const scanJobs = (familyId: string) => finance.db.job.findMany({ where: { queue: RECURRING_SCAN_QUEUE, familyId }, orderBy: { createdAt: "asc" } });
 
-  // The service's own worker would take these rows first: it rests while these cases run.
-  beforeAll(async () => finance.parts.recurringWorker.stop());
-  afterAll(async () => finance.parts.recurringWorker.start());
+  // The service's own runner would take these jobs first: it stops for good (these cases come last).
+  beforeAll(async () => finance.parts.jobs.stop());
+  afterAll(async () => Promise.all(runners.map((runner) => runner.stop())));
 
   it("several requests in a row make one scan, after the debounce of the last", async () => {
     const familyId = randomUUID();
-    const { worker, scans } = countingWorker({ debounceMs: 400 });
+    const { scans, request, drain } = countingRunner({ debounceMs: 400 });
     const started = Date.now();
     for (let i = 0; i < 5; i++) {
-      await worker.request(familyId);
+      await request(familyId);
       await sleep(100);
     }
-    await worker.drain();
+    await drain();
     expect(scans).toEqual([]); // the last request was 100 ms ago
     await eventually(async () => {
-      await worker.drain();
+      await drain();
       expect(scans).toEqual([familyId]);
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 100 + 400);
-    expect(await finance.db.recurringScan.count({ where: { familyId } })).toBe(0);
+    expect(await waiting(familyId)).toBe(0);
+    expect(await scanJobs(familyId)).toHaveLength(1);
     await sleep(500);
-    await worker.drain();
+    await drain();
     expect(scans).toEqual([familyId]);
   });
 
-  it("a scan whose worker crashed is claimed again once its lease ran out; a live lease is left alone", async () => {
-    const crashed = randomUUID();
-    const held = randomUUID();
-    const past = new Date(Date.now() - 60_000);
-    await finance.db.recurringScan.create({ data: { familyId: crashed, runAfter: past, leaseExpiresAt: new Date(Date.now() - 1_000) } });
-    await finance.db.recurringScan.create({ data: { familyId: held, runAfter: past, leaseExpiresAt: new Date(Date.now() + 1_500) } });
-    const { worker, scans } = countingWorker();
-    await worker.drain();
-    expect(scans).toEqual([crashed]);
-    expect(await finance.db.recurringScan.count({ where: { familyId: crashed } })).toBe(0);
-    await sleep(1_600);
-    await worker.drain();
-    expect(scans).toEqual([crashed, held]);
-    expect(await finance.db.recurringScan.count({ where: { familyId: held } })).toBe(0);
+  it("a scan whose worker died is taken over at once, never while a live worker holds it; the late worker's end is not written", async () => {
+    const familyId = randomUUID();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const doomed = countingRunner({ debounceMs: 0 }, async () => {
+      await gate;
+      throw new Error("this worker was presumed dead");
+    });
+    const other = countingRunner({ debounceMs: 0 });
+    await doomed.request(familyId);
+    doomed.runner.start();
+    await eventually(async () => expect(doomed.scans).toEqual([familyId]));
+    const stopping = doomed.runner.stop();
+    await other.drain();
+    expect(other.scans).toEqual([]);
+
+    const [job] = await scanJobs(familyId);
+    await endJobConnection(finance, job!.id);
+    await other.drain();
+    expect(other.scans).toEqual([familyId]);
+    open();
+    await stopping;
+    expect(await scanJobs(familyId)).toMatchObject([{ status: "succeeded", attempts: 2, lastError: null }]);
   });
 
-  it("a long scan keeps its lease by renewing it: another instance does not run it twice", async () => {
+  it("a long scan keeps its job by its heartbeat: another instance does not run it twice", async () => {
     const familyId = randomUUID();
-    await finance.db.recurringScan.create({ data: { familyId, runAfter: new Date(Date.now() - 1_000) } });
-    const slow = countingWorker({ leaseMs: 300, renewEveryMs: 100 }, async () => {
+    const slow = countingRunner({ debounceMs: 0 }, async () => {
       await sleep(1_200);
     });
-    const other = countingWorker({ leaseMs: 300, renewEveryMs: 100 });
-    const running = slow.worker.drain();
+    const other = countingRunner({ debounceMs: 0 });
+    await slow.request(familyId);
+    const running = slow.drain();
     for (let i = 0; i < 10; i++) {
       await sleep(100);
-      await other.worker.drain();
+      await other.drain();
     }
     await running;
     expect(slow.scans).toEqual([familyId]);
     expect(other.scans).toEqual([]);
-    expect(await finance.db.recurringScan.count({ where: { familyId } })).toBe(0);
+    expect(await scanJobs(familyId)).toMatchObject([{ status: "succeeded", attempts: 1 }]);
   });
 
   it("a request that comes in while the family is being scanned makes another scan", async () => {
     const familyId = randomUUID();
     let requestedDuringScan = false;
-    const { worker, scans } = countingWorker({ debounceMs: 0 }, async () => {
+    const counting = countingRunner({ debounceMs: 0 }, async () => {
       if (requestedDuringScan) return;
       requestedDuringScan = true;
-      await worker.request(familyId);
+      await counting.request(familyId);
     });
-    await worker.request(familyId);
+    await counting.request(familyId);
     await eventually(async () => {
-      await worker.drain();
-      expect(scans).toEqual([familyId, familyId]);
+      await counting.drain();
+      expect(counting.scans).toEqual([familyId, familyId]);
     });
-    expect(await finance.db.recurringScan.count({ where: { familyId } })).toBe(0);
+    expect(await waiting(familyId)).toBe(0);
   });
 
   it("a failed scan stays queued and is retried later", async () => {
     const familyId = randomUUID();
     let failures = 1;
-    const { worker, scans } = countingWorker({ debounceMs: 0, retryAfterMs: 300 }, async () => {
+    const { scans, request, drain } = countingRunner({ debounceMs: 0, retryAfterMs: 300 }, async () => {
       if (failures-- > 0) throw new Error("database hiccup");
     });
-    await worker.request(familyId);
-    await worker.drain();
+    await request(familyId);
+    await drain();
     expect(scans).toEqual([familyId]);
-    const row = await finance.db.recurringScan.findUniqueOrThrow({ where: { familyId } });
-    expect(row.leaseExpiresAt).toBeNull();
-    expect(row.runAfter.getTime()).toBeGreaterThan(Date.now());
-    await worker.drain();
+    const [job] = await scanJobs(familyId);
+    expect(job).toMatchObject({ status: "queued", lastError: "database hiccup" });
+    expect(job!.runAfter.getTime()).toBeGreaterThan(Date.now());
+    await drain();
     expect(scans).toHaveLength(1);
     await eventually(async () => {
-      await worker.drain();
+      await drain();
       expect(scans).toEqual([familyId, familyId]);
     });
-    expect(await finance.db.recurringScan.count({ where: { familyId } })).toBe(0);
+    expect(await waiting(familyId)).toBe(0);
   });
 
-  it("a family with a sync still open waits for it (Sure skips a family with incomplete syncs)", async () => {
+  it("a family with a sync still open is skipped; the scan its last sync asks for at its end runs (Sure skips a family with incomplete syncs)", async () => {
     const familyId = randomUUID();
     // Running, as far as the table says: no job of the service's runs it, so it stays open until the test ends it.
     const sync = await finance.db.sync.create({
       data: { familyId, syncableType: "Family", syncableId: familyId, status: "syncing", syncingAt: new Date() },
     });
-    await finance.db.recurringScan.create({ data: { familyId, runAfter: new Date(Date.now() - 1_000) } });
-    const { worker, scans } = countingWorker();
-    await worker.drain();
+    const { scans, request, drain } = countingRunner({ debounceMs: 0 });
+    await request(familyId);
+    await drain();
     expect(scans).toEqual([]);
+    expect(await waiting(familyId)).toBe(0);
     await finance.db.sync.update({ where: { id: sync.id }, data: { status: "completed", completedAt: new Date() } });
-    await worker.drain();
+    await request(familyId); // what the sync's job does at its end
+    await drain();
     expect(scans).toEqual([familyId]);
-  });
-
-  it("a request without debounce is due at once: its time is never rounded up past the clock", async () => {
-    // run_after is timestamp(3): now() rounded to the millisecond lands up to 0.5 ms in the future,
-    // so a scan asked for "now" could miss the claim that came right after it (a CI flake once).
-    const queue = createRecurringScanQueue(finance.db);
-    for (let i = 0; i < 20; i++) {
-      const familyId = randomUUID();
-      const [row] = await finance.db.$transaction(async (tx) => {
-        await queue.request(familyId, 0, tx);
-        return tx.$queryRaw<{ due: boolean }[]>`SELECT run_after <= now() AS due FROM recurring_scans WHERE family_id = ${familyId}::uuid`;
-      });
-      expect(row?.due).toBe(true);
-      await finance.db.recurringScan.delete({ where: { familyId } });
-    }
-  });
-
-  it("a finished scan cannot remove a row another instance claimed after its lease ran out", async () => {
-    const familyId = randomUUID();
-    const queue = createRecurringScanQueue(finance.db);
-    await finance.db.recurringScan.create({ data: { familyId, runAfter: new Date(Date.now() - 1_000) } });
-    const first = (await queue.claim(50)) as ClaimedScan;
-    expect(first.familyId).toBe(familyId);
-    await sleep(100);
-    const second = (await queue.claim(5_000)) as ClaimedScan;
-    expect(second.familyId).toBe(familyId);
-    expect(await queue.renew(first, 5_000)).toBeNull();
-    await queue.finish(first);
-    expect(await finance.db.recurringScan.findUniqueOrThrow({ where: { familyId } })).toMatchObject({ leaseExpiresAt: second.lease });
-    await queue.finish(second);
-    expect(await finance.db.recurringScan.count({ where: { familyId } })).toBe(0);
   });
 });

@@ -24,7 +24,6 @@ const FINANCIAL_TABLES = [
   "rule_runs",
   "rules",
   "recurring_transactions",
-  "recurring_scans",
   "budgets",
   "holding_spans",
   "balances",
@@ -44,7 +43,7 @@ const FINANCIAL_TABLES = [
 const FAMILY_TABLES = ["family_settings", "category_defaults_seeded", "ledger_versions"] as const;
 
 /** Tables keyed by the family alone (one row each): deleted whole. */
-const KEYED_BY_FAMILY: ReadonlySet<string> = new Set(["job_family_turns", "recurring_scans", ...FAMILY_TABLES]);
+const KEYED_BY_FAMILY: ReadonlySet<string> = new Set(["job_family_turns", ...FAMILY_TABLES]);
 
 export function tablesPurgedBy(scope: FamilyPurgeScope): readonly string[] {
   return scope === "everything" ? [...FINANCIAL_TABLES, ...FAMILY_TABLES] : FINANCIAL_TABLES;

@@ -10,6 +10,11 @@ export interface JobRequest {
   payload?: unknown;
   /** Not before then (a debounce, a backoff chosen by the caller). */
   runAfter?: Date | null;
+  /**
+   * A debounce: the waiting job with the key (if any) moves to this request's `runAfter` when
+   * that is later, so a burst of requests makes one run, after the last of them.
+   */
+  postpone?: boolean;
 }
 
 /**
@@ -19,6 +24,7 @@ export interface JobRequest {
  * a run of its own after it.
  */
 export async function enqueueJob(tx: JobSql, job: JobRequest): Promise<{ id: string; created: boolean }> {
+  if (job.postpone && job.dedupeKey) return enqueuePostponing(tx, job);
   // A few tries: a conflicting job may start running between the insert and the read of it.
   for (let round = 0; ; round++) {
     const queued = await enqueueOnce(tx, job);
@@ -49,6 +55,18 @@ async function enqueueOnce(tx: JobSql, job: JobRequest): Promise<{ id: string; c
   const [existing] = await tx.$queryRaw<{ id: string }[]>`
     SELECT id::text FROM jobs WHERE queue = ${job.queue} AND dedupe_key = ${dedupeKey} AND status = 'queued' LIMIT 1`;
   return existing ? { id: existing.id, created: false } : null;
+}
+
+/** Queues the job, or moves the one waiting with its key to the later of the two times (one statement: no race to retry). */
+async function enqueuePostponing(tx: JobSql, job: JobRequest): Promise<{ id: string; created: boolean }> {
+  const [row] = await tx.$queryRaw<{ id: string; created: boolean }[]>`
+    INSERT INTO jobs (queue, family_id, subject_id, dedupe_key, payload, run_after)
+    VALUES (${job.queue}, ${job.familyId}::uuid, ${job.subjectId ?? null}::uuid, ${job.dedupeKey}, ${JSON.stringify(job.payload ?? {})}::jsonb,
+            coalesce(${job.runAfter ?? null}::timestamptz, date_trunc('milliseconds', now())))
+    ON CONFLICT (queue, dedupe_key) WHERE status = 'queued' AND dedupe_key IS NOT NULL
+    DO UPDATE SET run_after = GREATEST(jobs.run_after, EXCLUDED.run_after), updated_at = now()
+    RETURNING id::text, (xmax = 0) AS created`;
+  return row!;
 }
 
 /**

@@ -88,6 +88,26 @@ describe("queueing", () => {
     expect(answers.filter((answer) => answer.created)).toHaveLength(1);
   });
 
+  it("postpones a waiting job with its key to the later time (a debounce); a running one gets a job after it", async () => {
+    const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
+    const runAfterOf = async (id: string) => (await database.pool.query<{ run_after: Date }>("SELECT run_after FROM jobs WHERE id = $1", [id])).rows[0]!.run_after;
+    const postponed = (minute: number) =>
+      database.db.$transaction((tx) => enqueueJob(tx, { queue: "q", familyId: FAMILY_A, dedupeKey: "scan", runAfter: at(minute), postpone: true }));
+    const first = await postponed(10);
+    expect(first.created).toBe(true);
+    expect(await postponed(20)).toEqual({ id: first.id, created: false });
+    expect(await runAfterOf(first.id)).toEqual(at(20));
+    expect(await postponed(15)).toEqual({ id: first.id, created: false });
+    expect(await runAfterOf(first.id)).toEqual(at(20));
+    const burst = await Promise.all([25, 30, 28].map((minute) => postponed(minute)));
+    expect(new Set(burst.map((answer) => answer.id))).toEqual(new Set([first.id]));
+    expect(await runAfterOf(first.id)).toEqual(at(30));
+    await database.pool.query("UPDATE jobs SET status = 'running' WHERE id = $1", [first.id]);
+    const next = await postponed(40);
+    expect(next.created).toBe(true);
+    expect(next.id).not.toBe(first.id);
+  });
+
   it("makes a job queued for now due at once: its time is never rounded up past the clock", async () => {
     // run_after is timestamptz(3): now() rounded to the millisecond can land up to 0.5 ms ahead,
     // and a runner poked right after the enqueue would then find nothing and sleep its poll out.
