@@ -9,11 +9,11 @@ import { bumpLedgerVersion } from "../ledger/ledger-version";
  * The family's rows in the order they can go (children before what they reference). Each is
  * deleted in batches of primary keys, so no statement holds locks on a million rows at once;
  * rows without a family column (rule conditions and actions, entry tags, export slices) and trades
- * and budget lines go by cascade.
+ * and budget lines go by cascade. The family's jobs go last: until then each record left keeps
+ * its job (a sync is never left waiting without one when a purge stops midway), and a job whose
+ * record went finds nothing to do.
  */
 const FINANCIAL_TABLES = [
-  "jobs",
-  "job_family_turns",
   "provider_syncs",
   "provider_accounts",
   "provider_connections",
@@ -37,6 +37,8 @@ const FINANCIAL_TABLES = [
   "merchants",
   "tags",
   "exchange_rates",
+  "jobs",
+  "job_family_turns",
 ] as const;
 
 /** What a deleted family leaves beyond its financial data. */

@@ -55,22 +55,29 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   // One connection per running job, and one for the claims of each queue.
   // Keepalives both ways: the server learns within a minute of a worker host gone without a word
   // (its job's lock is dropped, and the job taken over), and the worker of a server gone.
-  const pool = new pg.Pool({
-    connectionString: options.databaseUrl,
-    max: slots + definitions.length,
-    application_name: "hearth-jobs",
-    options: "-c TimeZone=UTC -c tcp_keepalives_idle=15 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=4",
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 15_000,
-  });
-  pool.on("error", (err) => log.warn({ err }, "job runner: an idle connection failed"));
-  // A connection that fails while a job holds it must not end the process: the job's own listener
-  // (job-run.ts) stops the job; this one stays for the moments before and after it.
-  pool.on("connect", (client) => client.on("error", () => {}));
-  const unregister = registerJobQueues(pool, [...queues.keys()]);
+  /** The runner's connections, ended by stop (a start or drain after it opens new ones). */
+  let open: { pool: pg.Pool; unregister: () => void } | null = null;
+  function poolOf(): pg.Pool {
+    if (open) return open.pool;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: slots + definitions.length,
+      application_name: "hearth-jobs",
+      options: "-c TimeZone=UTC -c tcp_keepalives_idle=15 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=4",
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 15_000,
+    });
+    pool.on("error", (err) => log.warn({ err }, "job runner: an idle connection failed"));
+    // A connection that fails while a job holds it must not end the process: the job's own listener
+    // (job-run.ts) stops the job; this one stays for the moments before and after it.
+    pool.on("connect", (client) => client.on("error", () => {}));
+    open = { pool, unregister: registerJobQueues(pool, [...queues.keys()]) };
+    return pool;
+  }
+  // Open from the start, so the queues' gauges report before the first claim.
+  poolOf();
   let started = false;
   let timer: NodeJS.Timeout | null = null;
-  let stopped: Promise<void> | null = null;
 
   const stallMs = options.stallMs ?? 120_000;
   /**
@@ -84,7 +91,7 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   }
 
   async function claimNext(state: QueueState<Tx>): Promise<{ client: pg.PoolClient; row: ClaimedJobRow } | null> {
-    const client = await pool.connect();
+    const client = await poolOf().connect();
     try {
       const row = await claimJob(client, state.def.queue, state.def.perFamilyLimit ?? 1, { ms: stallMs, look: stallLookDue(state) });
       if (!row) client.release();
@@ -151,6 +158,8 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   }
 
   let lastSweep = 0;
+  /** The sweep under way, if any (stop waits for it, so no query reopens the connections after). */
+  let sweeping: Promise<void> | null = null;
   /**
    * Every ten minutes: ended jobs past their keeping go, a batch at a time until none is left
    * (history, not a table that only grows), and each queue queues the jobs its records should
@@ -160,8 +169,8 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
     if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = Date.now();
     try {
-      for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
-        const swept = await pool.query(
+      for (let batch = 0; started && batch < SWEEP_MAX_BATCHES; batch++) {
+        const swept = await poolOf().query(
           `DELETE FROM jobs WHERE id = ANY(ARRAY(
              SELECT id FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled') AND finished_at < now() - $2 * interval '1 millisecond'
                 AND queue = ANY($1) LIMIT ${SWEEP_BATCH}))`,
@@ -183,13 +192,14 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
 
   const fillAll = () => {
     for (const state of queues.values()) void fill(state);
-    void sweep();
+    sweeping ??= sweep().finally(() => (sweeping = null));
   };
 
   return {
     start(): void {
       if (started) return;
       started = true;
+      lastSweep = 0; // a start (again) reconciles at once
       timer = setInterval(fillAll, pollMs);
       timer.unref();
       fillAll();
@@ -221,12 +231,14 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
       const running = [...queues.values()].flatMap((state) => [...state.active.values()]);
       if (interrupt) for (const job of running) job.abort(new JobRunnerStopping());
       await Promise.all(running.map((job) => job.done));
-      // Once: a second stop (a test's, then the service's) finds the pool ended.
-      stopped ??= (async () => {
-        unregister();
-        await pool.end();
-      })();
-      await stopped;
+      await sweeping;
+      // A service stopped and started again (an outage in a test) claims on new connections.
+      const ending = open;
+      open = null;
+      if (ending) {
+        ending.unregister();
+        await ending.pool.end();
+      }
     },
   };
 }

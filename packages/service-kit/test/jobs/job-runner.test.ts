@@ -90,7 +90,8 @@ describe("queueing", () => {
 
   it("postpones a waiting job with its key to the later time (a debounce); a running one gets a job after it", async () => {
     const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
-    const runAfterOf = async (id: string) => (await database.pool.query<{ run_after: Date }>("SELECT run_after FROM jobs WHERE id = $1", [id])).rows[0]!.run_after;
+    const runAfterOf = async (id: string) =>
+      (await database.pool.query<{ run_after: Date }>("SELECT run_after FROM jobs WHERE id = $1", [id])).rows[0]!.run_after;
     const postponed = (minute: number) =>
       database.db.$transaction((tx) => enqueueJob(tx, { queue: "q", familyId: FAMILY_A, dedupeKey: "scan", runAfter: at(minute), postpone: true }));
     const first = await postponed(10);
@@ -507,6 +508,26 @@ describe("metrics", () => {
       const after = (await metricsText()).body;
       expect(after).toMatch(/background_job_queue_depth\{[^}]*queue="metered",status="queued"[^}]*\} 0\b/);
       expect(after).toMatch(/background_job_runs_total\{[^}]*queue="metered",outcome="succeeded"[^}]*\} 2\b/);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
+describe("a runner stopped and started again", () => {
+  it("claims on new connections and reconciles again, as a service restarted in place does", async () => {
+    let asked = 0;
+    const runner = runnerOf(database, [{ ...recording("restarted"), reconcile: async () => (asked++, 0) }]);
+    const done = async () => (await database.pool.query("SELECT count(*)::int AS n FROM work_done")).rows[0].n as number;
+    runner.start();
+    try {
+      await queued("restarted", FAMILY_A);
+      await until(async () => (await done()) === 1, 5_000, "the first job's run");
+      await runner.stop();
+      runner.start();
+      await queued("restarted", FAMILY_B);
+      await until(async () => (await done()) === 2, 5_000, "the job queued after the restart");
+      expect(asked).toBe(2);
     } finally {
       await runner.stop();
     }
