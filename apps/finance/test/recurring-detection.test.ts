@@ -875,17 +875,22 @@ describe("recurring detection: the scan queue and its job", () => {
     const other = countingRunner({ debounceMs: 0 });
     await doomed.request(familyId);
     doomed.runner.start();
-    await eventually(async () => expect(doomed.scans).toEqual([familyId]));
-    const stopping = doomed.runner.stop();
-    await other.drain();
-    expect(other.scans).toEqual([]);
+    let stopping: Promise<void> | null = null;
+    try {
+      await eventually(async () => expect(doomed.scans).toEqual([familyId]));
+      stopping = doomed.runner.stop();
+      await other.drain();
+      expect(other.scans).toEqual([]);
 
-    const [job] = await scanJobs(familyId);
-    await endJobConnection(finance, job!.id);
-    await other.drain();
-    expect(other.scans).toEqual([familyId]);
-    open();
-    await stopping;
+      const [job] = await scanJobs(familyId);
+      await endJobConnection(finance, job!.id);
+      await other.drain();
+      expect(other.scans).toEqual([familyId]);
+    } finally {
+      // The late worker resumes (and its runner can stop) whatever the case found.
+      open();
+      await stopping;
+    }
     expect(await scanJobs(familyId)).toMatchObject([{ status: "succeeded", attempts: 2, lastError: null }]);
   });
 

@@ -189,10 +189,15 @@ export async function holdingTransaction<T>(db: FinanceDb, work: (tx: FinanceTx)
  * database's clock; throws when no connection held the job.
  */
 export async function endJobConnection(finance: RunningFinance, jobId: string): Promise<Date> {
-  const [ended] = await finance.db.$queryRaw<{ at: Date }[]>`
-    SELECT now() AS at, pg_terminate_backend(pid) FROM pg_locks
+  const [ended] = await finance.db.$queryRaw<{ at: Date; pid: number }[]>`
+    SELECT now() AS at, pid, pg_terminate_backend(pid) FROM pg_locks
      WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
        AND classid = ((hashtextextended('hearth.job:' || ${jobId}, 0) >> 32) & 4294967295)::oid`;
   if (!ended) throw new Error(`no connection holds job ${jobId}`);
+  // The backend ends a moment after it is told to (on a busy machine, a while): its lock goes with it.
+  await eventually(async () => {
+    const [alive] = await finance.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ${ended.pid}`;
+    if (alive!.n > 0) throw new Error(`connection ${ended.pid} still open`);
+  });
   return ended.at;
 }

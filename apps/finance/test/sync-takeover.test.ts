@@ -5,7 +5,7 @@
 // (sync-leases.test.ts): where a lapsed lease made the run "stale" and queued a new one, the
 // job is now taken over and the same run finishes.
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrlOf } from "@hearth/service-kit";
 import { createJobRunner, type JobRunner } from "@hearth/service-kit/jobs";
 import { createAccountRepository } from "../src/accounts/account-repository";
@@ -26,6 +26,12 @@ beforeAll(async () => {
   await finance.parts.jobs.stop();
 });
 afterAll(async () => finance?.stop());
+
+/** What a case leaves to undo however it ended: gates to open, then runners to stop (or the suite would wait on them). */
+const leftovers: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const undo of leftovers.splice(0)) await undo();
+});
 
 type Materialize = (accountId: string, windowStart: string | null) => Promise<{ to: string | null }>;
 const realMaterialize: Materialize = (accountId, windowStart) => materializeBalances(finance.db, accountId, windowStart);
@@ -69,6 +75,7 @@ function blockedMaterialize() {
     await gate;
     throw new Error("this worker was presumed dead");
   };
+  leftovers.push(open);
   return { materialize, open };
 }
 
@@ -112,6 +119,7 @@ describe("a balance sync whose worker died", () => {
     await call("transactions.create", { transaction: { account_id: account.id, date: "2026-01-10", amount: 120, name: "Backdated" } });
     const dead = blockedMaterialize();
     const doomed = syncRunner(dead.materialize);
+    leftovers.push(() => doomed.stop());
     doomed.start();
     const crashed = await eventually(() => finance.db.sync.findFirstOrThrow({ where: { syncableId: account.id, status: "syncing" } }));
     // It claims nothing more (a dead instance would not); its one job stays where it is.
@@ -154,6 +162,7 @@ describe("a balance sync whose worker died", () => {
     const queued = await call("syncs.create");
     const dead = blockedMaterialize();
     const doomed = syncRunner(dead.materialize);
+    leftovers.push(() => doomed.stop());
     doomed.start();
     const child = await eventually(() => finance.db.sync.findFirstOrThrow({ where: { parentId: queued.id, status: "syncing" } }));
     const doomedStopped = doomed.stop();
@@ -178,6 +187,10 @@ describe("a long balance sync", () => {
     const { call, account } = await checkingWithHistory();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    leftovers.push(
+      () => release(),
+      () => slow.stop(),
+    );
     const slow = syncRunner(
       async (accountId, windowStart) => {
         await gate;

@@ -1,5 +1,5 @@
 import type { Logger } from "@hearth/service-kit";
-import { JobLost, type JobDefinition, type RunningJob } from "@hearth/service-kit/jobs";
+import { JOB_TRANSACTION, JobLost, type JobDefinition, type RunningJob } from "@hearth/service-kit/jobs";
 import { z } from "zod";
 import type { AccountRepository } from "../accounts/account-repository";
 import type { FinanceDb, FinanceTx } from "../db";
@@ -44,14 +44,14 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
     db.$transaction(async (tx) => {
       await job.assertHeld(tx);
       return write(tx);
-    });
+    }, JOB_TRANSACTION);
 
   /** The run's outcome and the job's end, in one transaction. */
   const finish = (job: SyncJob, id: string, outcome: SyncOutcome) =>
     db.$transaction(async (tx) => {
       await job.complete(tx);
       if (!(await queries.finish(tx, id, outcome))) throw new JobLost(job.id);
-    });
+    }, JOB_TRANSACTION);
 
   async function runAccount(job: SyncJob, sync: StartedSync): Promise<void> {
     let outcome: SyncOutcome;
@@ -104,7 +104,10 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
     // to the last day, so the later one's result stands.
     concurrency: 2,
     perFamilyLimit: 2,
-    maxAttempts: 3,
+    // A sync that failed on the database (not on its figures: those are written on the sync) is
+    // soon tried again: its balances wait for it.
+    maxAttempts: 5,
+    backoffMs: (attempt) => Math.min(30_000, 500 * 2 ** (attempt - 1)),
     async run(job) {
       if (!job.subjectId) return;
       const sync = await held(job, (tx) => queries.start(tx, job.familyId, job.subjectId!));

@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { Logger } from "../logger";
 import { heartbeat, releaseJobLock, type ClaimedJobRow } from "./job-claims";
 import { defaultBackoffMs, JobFailure, JobLost, JobRunnerStopping, type JobDefinition, type JobInfo, type RunningJob } from "./job-definition";
-import type { JobDb, JobSql } from "./job-sql";
+import { JOB_TRANSACTION, type JobDb, type JobSql } from "./job-sql";
 
 export type JobOutcome = "succeeded" | "failed" | "retried" | "cancelled" | "lost" | "released";
 
@@ -45,7 +45,7 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
       UPDATE jobs SET status = ${status}::"JobStatus", finished_at = now(), last_error = coalesce(${error}, last_error),
                       lease_token = NULL, updated_at = now()
        WHERE id = ${row.id}::uuid AND lease_token = ${token}::uuid AND status = 'running'`;
-    return (await (tx ? write(tx) : db.$transaction(write))) === 1;
+    return (await (tx ? write(tx) : db.$transaction(write, JOB_TRANSACTION))) === 1;
   };
 
   let outcome: JobOutcome;
@@ -120,7 +120,7 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
       if (!(await endAs(status, error.slice(0, 2000), tx))) return false;
       await def.failed?.(tx, info, reason);
       return true;
-    });
+    }, JOB_TRANSACTION);
   }
 
   /**
@@ -141,6 +141,7 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
             SELECT w.id FROM jobs w, jobs me
              WHERE me.id = ${row.id}::uuid AND w.queue = me.queue AND w.dedupe_key = me.dedupe_key AND w.status = 'queued' LIMIT 1) AS waiting ON true
          WHERE j.id = ${row.id}::uuid AND j.lease_token = ${token}::uuid AND j.status = 'running'`,
+      JOB_TRANSACTION,
     );
     return queued === 1;
   }

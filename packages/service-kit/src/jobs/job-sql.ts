@@ -23,6 +23,13 @@ export const jobLockFree = (idSql: string) => `NOT EXISTS (
      AND l.classid = ((${jobLockKey(idSql)} >> 32) & 4294967295)::oid
      AND l.objid = (${jobLockKey(idSql)} & 4294967295)::oid)`;
 
+/**
+ * Options of the short transactions jobs write in (an outcome, a fence check, a job's end): a busy
+ * service's pool may make one wait for a connection longer than Prisma's 2 s default, and a job
+ * that failed on that alone would wait out a retry's backoff.
+ */
+export const JOB_TRANSACTION = { maxWait: 30_000, timeout: 60_000 } as const;
+
 /** Serialises claims of one family in one queue, so its running limit holds over every instance. */
 export const familyClaimLockKey = "hashtextextended('hearth.job-family:' || $1 || ':' || $2, 0)";
 
