@@ -167,6 +167,9 @@ export function createFinanceService(deps: FinanceDeps) {
     router,
     // Imports carry their file as JSON text: up to 10 MB, escaped.
     maxBodyBytes: IMPORT_JSON_LIMIT_BYTES,
+    // One such upload handled at a time (read in turns beside every other request); families take
+    // turns at it, and one family's uploads past two waiting are refused (429) unread.
+    largeBodies: { thresholdBytes: 1024 * 1024, slots: 1, waiting: 8, waitingPerFamily: 2 },
     log: deps.log,
     internalAuthSecret: deps.internalAuthSecret,
     readiness: databaseReadiness(db),

@@ -43,9 +43,9 @@ function read<T extends CsvImportType>(type: T, csv: string, params: ImportConfi
 }
 
 /** The ImportParseError `run` throws (fails the test when it throws none or another). */
-function parseErrorOf(run: () => unknown): ImportParseError {
+async function parseErrorOf(run: () => unknown): Promise<ImportParseError> {
   try {
-    run();
+    await run();
   } catch (err) {
     if (err instanceof ImportParseError) return err;
     throw err;
@@ -82,13 +82,13 @@ describe("number formats", () => {
   });
 
   // Sure's "parses French/Scandinavian format with non-breaking-space / narrow no-break-space thousands separator"
-  it("reads the space format's thousands with a no-break space or a narrow one", () => {
+  it("reads the space format's thousands with a no-break space or a narrow one", async () => {
     expect(parseDecimal("1\u00a0234,56", "1 234,56")).toEqual({ ok: true, decimal: "1234.56" });
     expect(parseDecimal("1\u202f234\u202f567,89", "1 234,56")).toEqual({ ok: true, decimal: "1234567.89" });
   });
 
   // Sure's "strips leading/trailing currency junk under the French/Scandinavian format"
-  it("drops currency symbols and codes around the number", () => {
+  it("drops currency symbols and codes around the number", async () => {
     expect(parseDecimal("1 234,56 kr", "1 234,56")).toEqual({ ok: true, decimal: "1234.56" });
     expect(parseDecimal("€1 234,56", "1 234,56")).toEqual({ ok: true, decimal: "1234.56" });
     expect(parseDecimal("$1,234.56", "1,234.56")).toEqual({ ok: true, decimal: "1234.56" });
@@ -97,7 +97,7 @@ describe("number formats", () => {
     expect(parseDecimal("¥1,234", "1,234")).toEqual({ ok: true, decimal: "1234" });
   });
 
-  it("reads a leading minus wherever the currency symbol is, and accountants' parentheses as negative", () => {
+  it("reads a leading minus wherever the currency symbol is, and accountants' parentheses as negative", async () => {
     for (const text of ["-1,234.56", "-$1,234.56", "$-1,234.56", "USD -1,234.56", "(1,234.56)", "($1,234.56)", "(1,234.56 USD)"]) {
       expect(parseDecimal(text, "1,234.56"), text).toEqual({ ok: true, decimal: "-1234.56" });
     }
@@ -107,7 +107,7 @@ describe("number formats", () => {
   });
 
   // Sure's "rejects US-punctuation values under the French/Scandinavian format"
-  it("refuses what is no number in the format rather than guessing", () => {
+  it("refuses what is no number in the format rather than guessing", async () => {
     const refused: [string, ImportNumberFormat][] = [
       ["1,234.56", "1 234,56"],
       ["1.234,56", "1,234.56"],
@@ -128,7 +128,7 @@ describe("number formats", () => {
     expect(parseDecimal("1".repeat(16), "1,234.56")).toEqual({ ok: false, reason: "out_of_range" });
   });
 
-  it("keeps Sure's leniencies: '12.' is 12, '.50' is 0.50, spaces and apostrophes group thousands", () => {
+  it("keeps Sure's leniencies: '12.' is 12, '.50' is 0.50, spaces and apostrophes group thousands", async () => {
     expect(parseDecimal("12.", "1,234.56")).toEqual({ ok: true, decimal: "12" });
     expect(parseDecimal("$.50", "1,234.56")).toEqual({ ok: true, decimal: "0.50" });
     expect(parseDecimal("1 234.56", "1,234.56")).toEqual({ ok: true, decimal: "1234.56" });
@@ -136,7 +136,7 @@ describe("number formats", () => {
     expect(parseDecimal("007", "1,234.56")).toEqual({ ok: true, decimal: "7" });
   });
 
-  it("turns an amount into the currency's minor units without rounding", () => {
+  it("turns an amount into the currency's minor units without rounding", async () => {
     expect(parseAmount("1,234.56", "1,234.56", 2)).toEqual({ ok: true, decimal: "1234.56", minorUnits: 123456n });
     expect(parseAmount("1.234", "1.234,56", 0)).toEqual({ ok: true, decimal: "1234", minorUnits: 1234n });
     expect(parseAmount("1,234", "1,234", 2)).toEqual({ ok: true, decimal: "1234", minorUnits: 123400n });
@@ -149,7 +149,7 @@ describe("number formats", () => {
     expect(minorUnitsOf("-0.01", 2)).toEqual({ ok: true, minorUnits: -1n });
   });
 
-  it("rounds a quantity or price to its column's scale half away from zero", () => {
+  it("rounds a quantity or price to its column's scale half away from zero", async () => {
     expect(roundDecimal("123.45675", 4)).toBe("123.4568");
     expect(roundDecimal("-123.45675", 4)).toBe("-123.4568");
     expect(roundDecimal("123.45674", 4)).toBe("123.4567");
@@ -160,7 +160,7 @@ describe("number formats", () => {
     expect(roundDecimal("42", 0)).toBe("42");
   });
 
-  it("reads back every amount written in each format (property)", () => {
+  it("reads back every amount written in each format (property)", async () => {
     const style = fc.record({ symbol: fc.constantFrom("", "$", "€", "kr "), parens: fc.boolean(), space: fc.constantFrom(" ", "\u00a0", "\u202f") });
     fc.assert(
       fc.property(
@@ -179,7 +179,7 @@ describe("number formats", () => {
     );
   });
 
-  it("never throws on arbitrary text, and answers a plain decimal when it reads one (property)", () => {
+  it("never throws on arbitrary text, and answers a plain decimal when it reads one (property)", async () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), fc.constantFrom(...IMPORT_NUMBER_FORMATS), (text, format) => {
         const parsed = parseDecimal(text, format);
@@ -230,7 +230,7 @@ describe("date formats", () => {
     expect(parseDateByFormat(text, format)).toBeNull();
   });
 
-  it("reads as Ruby's strptime does: one-digit fields, a padded %e, month names in any case, the %y pivot", () => {
+  it("reads as Ruby's strptime does: one-digit fields, a padded %e, month names in any case, the %y pivot", async () => {
     expect(parseDateByFormat("1/5/2024", "%m/%d/%Y")).toBe("2024-01-05");
     expect(parseDateByFormat(" 5/01/2024", "%e/%m/%Y")).toBe("2024-01-05");
     expect(parseDateByFormat("05 jan 2024", "%d %b %Y")).toBe("2024-01-05");
@@ -247,15 +247,17 @@ describe("date formats", () => {
 // ------------------------------------------------------------------------------------ CSV
 
 describe("CSV tables", () => {
-  it("normalises headers as Sure does", () => {
+  it("normalises headers as Sure does", async () => {
     expect(normalizeHeader(" Date* ")).toBe("date");
     expect(normalizeHeader("Account Name")).toBe("account_name");
     expect(normalizeHeader("Exchange - Operating  MIC")).toBe("exchange_operating_mic");
     expect(normalizeHeader("Amount *")).toBe("amount");
   });
 
-  it("reads quoted cells with separators, doubled quotes and line breaks; a stray quote in a bare cell is a character", () => {
-    const table = parseCsvTable('date,name,notes\r\n2024-01-01,"Coffee, large","said ""hi""\nthen left"\r\n2024-01-02,Joe\'s "bar",x\r\n', { colSep: "," });
+  it("reads quoted cells with separators, doubled quotes and line breaks; a stray quote in a bare cell is a character", async () => {
+    const table = await parseCsvTable('date,name,notes\r\n2024-01-01,"Coffee, large","said ""hi""\nthen left"\r\n2024-01-02,Joe\'s "bar",x\r\n', {
+      colSep: ",",
+    });
     expect(table.headers).toEqual(["date", "name", "notes"]);
     expect(table.rows).toEqual([
       ["2024-01-01", "Coffee, large", 'said "hi"\nthen left'],
@@ -263,8 +265,8 @@ describe("CSV tables", () => {
     ]);
   });
 
-  it("drops a byte order mark, trims cells, and leaves out blank lines and rows of blank cells", () => {
-    const table = parseCsvTable("\uFEFFdate , amount\n\n 2024-01-01 , 5 \n,\n   \n2024-01-02,6", { colSep: "," });
+  it("drops a byte order mark, trims cells, and leaves out blank lines and rows of blank cells", async () => {
+    const table = await parseCsvTable("\uFEFFdate , amount\n\n 2024-01-01 , 5 \n,\n   \n2024-01-02,6", { colSep: "," });
     expect(table.headers).toEqual(["date", "amount"]);
     expect(table.rows).toEqual([
       ["2024-01-01", "5"],
@@ -273,8 +275,8 @@ describe("CSV tables", () => {
     expect(table.rowCount).toBe(2);
   });
 
-  it("reads semicolon-separated files with European amounts", () => {
-    const { rows } = read("TransactionImport", 'date;amount;name\n15.05.2024;-1.234,56;Miete\n16.05.2024;"12,5";Kaffee; extra', {
+  it("reads semicolon-separated files with European amounts", async () => {
+    const { rows } = await read("TransactionImport", 'date;amount;name\n15.05.2024;-1.234,56;Miete\n16.05.2024;"12,5";Kaffee; extra', {
       col_sep: ";",
       number_format: "1.234,56",
       date_format: "%d.%m.%Y",
@@ -287,28 +289,28 @@ describe("CSV tables", () => {
   });
 
   // Sure's transaction_import_test.rb "skips specified number of rows"
-  it("skips rows_to_skip raw lines before the header", () => {
+  it("skips rows_to_skip raw lines before the header", async () => {
     const csv = "Some Metadata provided by bank\nGenerated on 2024-01-01\ndate,name,amount\n01/01/2024,Transaction 1,100\n01/02/2024,Transaction 2,200\n";
-    const { rows } = read("TransactionImport", csv, { rows_to_skip: 2, signage_convention: "inflows_negative" });
+    const { rows } = await read("TransactionImport", csv, { rows_to_skip: 2, signage_convention: "inflows_negative" });
     expect(rows).toHaveLength(2);
     expect(rows[0]?.fields.name).toBe("Transaction 1");
     expect(rows[0]?.fields.amount).toBe("100");
     expect(rows[0]?.row_number).toBe(1);
   });
 
-  it("refuses a rows_to_skip that leaves no header, as Sure's rows_to_skip_within_file_bounds", () => {
+  it("refuses a rows_to_skip that leaves no header, as Sure's rows_to_skip_within_file_bounds", async () => {
     expect(countLines("a\nb\nc")).toBe(3);
     expect(countLines("a\nb\n")).toBe(2);
     expect(rowsToSkipIssue("a\nb\n", 2)).toBe("Rows to skip must be less than the number of lines in the file (2)");
     expect(rowsToSkipIssue("a\nb\n", 1)).toBeNull();
-    const result = read("TransactionImport", "date,amount\n", { rows_to_skip: 5 });
+    const result = await read("TransactionImport", "date,amount\n", { rows_to_skip: 5 });
     expect(result.errors).toEqual([{ code: "validation_failed", message: "Rows to skip must be less than the number of lines in the file (1)" }]);
     expect(result.rows).toEqual([]);
   });
 
   // Sure's imports_controller_test.rb "should reject malformed CSV during preflight"
-  it("answers invalid_csv for an unclosed quote", () => {
-    const error = parseErrorOf(() => parseCsvTable('date,amount,name\n2024-01-01,-10.00,"Coffee Shop', { colSep: "," }));
+  it("answers invalid_csv for an unclosed quote", async () => {
+    const error = await parseErrorOf(() => parseCsvTable('date,amount,name\n2024-01-01,-10.00,"Coffee Shop', { colSep: "," }));
     expect(error.code).toBe("invalid_csv");
     expect(error.errors[0]).toMatch(/Quote Not Closed/);
   });
@@ -316,44 +318,46 @@ describe("CSV tables", () => {
 
 describe("CSV caps", () => {
   // Sure's imports_controller_test.rb "should reject oversized file uploads during preflight"
-  it("refuses 10 MB and one byte, counted in UTF-8 bytes, naming how the content came", () => {
+  it("refuses 10 MB and one byte, counted in UTF-8 bytes, naming how the content came", async () => {
     const tooBig = "x".repeat(IMPORT_CSV_LIMITS.maxBytes + 1);
     const started = performance.now();
-    expect(parseErrorOf(() => parseCsvTable(tooBig, { colSep: "," })).code).toBe("content_too_large");
-    const file = parseErrorOf(() => parseCsvTable(tooBig, { colSep: ",", source: "file" }));
+    expect((await parseErrorOf(() => parseCsvTable(tooBig, { colSep: "," }))).code).toBe("content_too_large");
+    const file = await parseErrorOf(() => parseCsvTable(tooBig, { colSep: ",", source: "file" }));
     expect(file).toMatchObject({ code: "file_too_large", message: "File is too large. Maximum size is 10MB." });
     expect(file.toAppError().status).toBe(422);
     expect(file.toAppError().toBody()).toEqual({ error: "file_too_large", message: "File is too large. Maximum size is 10MB." });
     const wide = "é".repeat(IMPORT_CSV_LIMITS.maxBytes / 2 + 1);
-    expect(parseErrorOf(() => preflightCsvImport({ type: "TransactionImport", params: {}, content: wide })).code).toBe("content_too_large");
+    expect((await parseErrorOf(() => preflightCsvImport({ type: "TransactionImport", params: {}, content: wide }))).code).toBe("content_too_large");
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
-  it("stops at row 10,001 with Sure's max_row_count_exceeded", () => {
+  it("stops at row 10,001 with Sure's max_row_count_exceeded", async () => {
     const csv = `date,amount\n${"01/01/2024,1\n".repeat(IMPORT_CSV_LIMITS.maxRows + 1)}`;
     const started = performance.now();
-    expect(parseErrorOf(() => read("TransactionImport", csv)).code).toBe("max_row_count_exceeded");
+    expect((await parseErrorOf(() => read("TransactionImport", csv))).code).toBe("max_row_count_exceeded");
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(read("TransactionImport", `date,amount\n${"01/01/2024,1\n".repeat(IMPORT_CSV_LIMITS.maxRows)}`).rows).toHaveLength(IMPORT_CSV_LIMITS.maxRows);
+    expect((await read("TransactionImport", `date,amount\n${"01/01/2024,1\n".repeat(IMPORT_CSV_LIMITS.maxRows)}`)).rows).toHaveLength(
+      IMPORT_CSV_LIMITS.maxRows,
+    );
   });
 
-  it("refuses an absurd cell, an absurd row and too many columns as invalid_csv, fast", () => {
+  it("refuses an absurd cell, an absurd row and too many columns as invalid_csv, fast", async () => {
     const started = performance.now();
-    const cell = parseErrorOf(() => parseCsvTable(`date,notes\n2024-01-01,${"n".repeat(1_000_000)}\n`, { colSep: "," }));
+    const cell = await parseErrorOf(() => parseCsvTable(`date,notes\n2024-01-01,${"n".repeat(1_000_000)}\n`, { colSep: "," }));
     expect(cell.code).toBe("invalid_csv");
     expect(cell.errors[0]).toBe(`Line 2, column 2 is longer than ${IMPORT_CSV_LIMITS.maxCellLength} characters`);
-    const quoted = parseErrorOf(() => parseCsvTable(`a\n"${"q".repeat(9_000_000)}"`, { colSep: "," }));
+    const quoted = await parseErrorOf(() => parseCsvTable(`a\n"${"q".repeat(9_000_000)}"`, { colSep: "," }));
     expect(quoted.code).toBe("invalid_csv");
-    const columns = parseErrorOf(() => parseCsvTable(`${",".repeat(5_000)}\n`, { colSep: "," }));
+    const columns = await parseErrorOf(() => parseCsvTable(`${",".repeat(5_000)}\n`, { colSep: "," }));
     expect(columns.errors[0]).toBe(`Line 1 has 5001 columns; at most ${IMPORT_CSV_LIMITS.maxColumns} are read`);
-    const binary = parseErrorOf(() => parseCsvTable("date,amount\n\u0000\u0001", { colSep: "," }));
+    const binary = await parseErrorOf(() => parseCsvTable("date,amount\n\u0000\u0001", { colSep: "," }));
     expect(binary.code).toBe("invalid_csv");
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 
-  it("counts a preflight's rows without a row cap, warning past the type's publish limit", () => {
+  it("counts a preflight's rows without a row cap, warning past the type's publish limit", async () => {
     const rows = "Checking,Main,10.00\n".repeat(51);
-    const answer = preflightCsvImport({ type: "AccountImport", params: {}, content: `account_type,name,balance\n${rows}` });
+    const answer = await preflightCsvImport({ type: "AccountImport", params: {}, content: `account_type,name,balance\n${rows}` });
     expect(answer.stats.rows_count).toBe(51);
     expect(answer.warnings).toEqual([ROW_COUNT_WARNING]);
     expect(answer.valid).toBe(true);
@@ -363,7 +367,7 @@ describe("CSV caps", () => {
 // ------------------------------------------------------------------------------------ configuration
 
 describe("import configuration", () => {
-  it("applies Sure's defaults", () => {
+  it("applies Sure's defaults", async () => {
     expect(ImportConfigParamsSchema.parse({})).toMatchObject({
       date_format: "%m/%d/%Y",
       number_format: "1,234.56",
@@ -375,7 +379,7 @@ describe("import configuration", () => {
     });
   });
 
-  it("reads rows_to_skip from text and refuses what Sure refuses, with Rails' messages", () => {
+  it("reads rows_to_skip from text and refuses what Sure refuses, with Rails' messages", async () => {
     expect(ImportConfigParamsSchema.parse({ rows_to_skip: "2" }).rows_to_skip).toBe(2);
     const messages = (params: Record<string, unknown>) => {
       const parsed = ImportConfigParamsSchema.safeParse(params);
@@ -396,30 +400,36 @@ describe("import configuration", () => {
 
 describe("transaction rows", () => {
   // Sure's import_interface_test.rb "generates rows with minimal required fields"
-  it("names a nameless row 'Imported item' and gives it the default currency", () => {
-    const [row] = read("TransactionImport", "date,amount\n01/01/2024,1234.56", {}, { defaultCurrency: "EUR" }).rows;
+  it("names a nameless row 'Imported item' and gives it the default currency", async () => {
+    const [row] = (await read("TransactionImport", "date,amount\n01/01/2024,1234.56", {}, { defaultCurrency: "EUR" })).rows;
     expect(row?.fields).toMatchObject({ date: "01/01/2024", amount: "1234.56", name: "Imported item", currency: "EUR" });
     expect(row?.values).toMatchObject({ amount_cents: -123456n, currency: "EUR", currency_from_file: false, category: "", tags: [], notes: null });
   });
 
   // Sure's "currency from CSV takes precedence over default" and "uses default currency when CSV currency column is empty"
-  it("takes the row's currency from the file, else the default", () => {
-    const { rows } = read("TransactionImport", "date,amount,name,currency\n01/01/2024,123.45,Test,eur\n01/01/2024,123.45,Test,");
+  it("takes the row's currency from the file, else the default", async () => {
+    const { rows } = await read("TransactionImport", "date,amount,name,currency\n01/01/2024,123.45,Test,eur\n01/01/2024,123.45,Test,");
     expect(rows.map((row) => [row.values?.currency, row.values?.currency_from_file])).toEqual([
       ["EUR", true],
       ["USD", false],
     ]);
   });
 
-  it("signs amounts per signage_convention (Sure stores money out as positive)", () => {
+  it("signs amounts per signage_convention (Sure stores money out as positive)", async () => {
     const csv = "date,amount\n01/01/2024,100\n01/02/2024,-25.50";
-    expect(read("TransactionImport", csv, { signage_convention: "inflows_positive" }).rows.map((row) => row.values?.amount_cents)).toEqual([-10000n, 2550n]);
-    expect(read("TransactionImport", csv, { signage_convention: "inflows_negative" }).rows.map((row) => row.values?.amount_cents)).toEqual([10000n, -2550n]);
-    expect(read("TransactionImport", csv, { signage_convention: null }).rows.map((row) => row.values?.amount_cents)).toEqual([10000n, -2550n]);
+    expect((await read("TransactionImport", csv, { signage_convention: "inflows_positive" })).rows.map((row) => row.values?.amount_cents)).toEqual([
+      -10000n,
+      2550n,
+    ]);
+    expect((await read("TransactionImport", csv, { signage_convention: "inflows_negative" })).rows.map((row) => row.values?.amount_cents)).toEqual([
+      10000n,
+      -2550n,
+    ]);
+    expect((await read("TransactionImport", csv, { signage_convention: null })).rows.map((row) => row.values?.amount_cents)).toEqual([10000n, -2550n]);
   });
 
   // Sure's transaction_import_test.rb "imports transactions with separate type column for signage convention"
-  it("signs amounts from a type column with custom_column", () => {
+  it("signs amounts from a type column with custom_column", async () => {
     const csv = "date,amount,amount_type\n01/01/2024,100,debit\n01/02/2024,200,credit\n01/03/2024,300,debit";
     const sure = contextOf({
       entity_type_col_label: "amount_type",
@@ -428,21 +438,23 @@ describe("transaction rows", () => {
       signage_convention: null,
     });
     const legacy = { ...sure, config: { ...sure.config, amount_type_identifier_value: "debit" } };
-    expect(readCsvImport("TransactionImport", csv, legacy).rows.map((row) => row.values?.amount_cents)).toEqual([-10000n, 20000n, -30000n]);
+    expect((await readCsvImport("TransactionImport", csv, legacy)).rows.map((row) => row.values?.amount_cents)).toEqual([-10000n, 20000n, -30000n]);
 
-    const credit = (signage_convention: "inflows_positive" | "inflows_negative") =>
-      read("TransactionImport", csv, {
-        entity_type_col_label: "amount_type",
-        amount_type_strategy: "custom_column",
-        amount_type_inflow_value: "credit",
-        signage_convention,
-      }).rows.map((row) => row.values?.amount_cents);
-    expect(credit("inflows_positive")).toEqual([10000n, -20000n, 30000n]);
-    expect(credit("inflows_negative")).toEqual([-10000n, 20000n, -30000n]);
+    const credit = async (signage_convention: "inflows_positive" | "inflows_negative") =>
+      (
+        await read("TransactionImport", csv, {
+          entity_type_col_label: "amount_type",
+          amount_type_strategy: "custom_column",
+          amount_type_inflow_value: "credit",
+          signage_convention,
+        })
+      ).rows.map((row) => row.values?.amount_cents);
+    expect(await credit("inflows_positive")).toEqual([10000n, -20000n, 30000n]);
+    expect(await credit("inflows_negative")).toEqual([-10000n, 20000n, -30000n]);
   });
 
   // Sure's "generates rows from legacy account_name header with template labels" and "... from alias column when configured column value is blank"
-  it("reads a field from its label, then its usual headers, skipping blank cells", () => {
+  it("reads a field from its label, then its usual headers, skipping blank cells", async () => {
     const labels = {
       date_col_label: "date*",
       amount_col_label: "amount*",
@@ -450,15 +462,15 @@ describe("transaction rows", () => {
       account_col_label: "account",
       date_format: "%Y-%m-%d",
     } as const;
-    const legacy = read("TransactionImport", "date,account_name,amount,name\n2024-05-15,Checking Account,42.50,Legacy Export Row", {
+    const legacy = await read("TransactionImport", "date,account_name,amount,name\n2024-05-15,Checking Account,42.50,Legacy Export Row", {
       ...labels,
       signage_convention: "inflows_negative",
     });
     expect(legacy.rows[0]?.errors).toEqual([]);
     expect(legacy.rows[0]?.values).toMatchObject({ account: "Checking Account", date: "2024-05-15", amount_cents: 4250n });
-    const fallback = read("TransactionImport", "date*,account,account_name,amount,name\n2024-05-15,,Checking Account,42.50,Row", labels);
+    const fallback = await read("TransactionImport", "date*,account,account_name,amount,name\n2024-05-15,,Checking Account,42.50,Row", labels);
     expect(fallback.rows[0]?.fields.account).toBe("Checking Account");
-    const posted = read("TransactionImport", "Posted,Amount,Description\n2024-05-15,1,Coffee", {
+    const posted = await read("TransactionImport", "Posted,Amount,Description\n2024-05-15,1,Coffee", {
       date_col_label: "posted",
       name_col_label: "description",
       date_format: "%Y-%m-%d",
@@ -467,14 +479,14 @@ describe("transaction rows", () => {
   });
 
   // Sure's transaction_import_test.rb "rejects duplicate normalized CSV headers"
-  it("refuses headers that normalise alike", () => {
-    const result = read("TransactionImport", "date,date*,amount,name\n2024-05-15,2024-05-16,42.50,Duplicate Date Row", { date_format: "%Y-%m-%d" });
+  it("refuses headers that normalise alike", async () => {
+    const result = await read("TransactionImport", "date,date*,amount,name\n2024-05-15,2024-05-16,42.50,Duplicate Date Row", { date_format: "%Y-%m-%d" });
     expect(result.rows).toEqual([]);
     expect(result.errors).toEqual([{ code: "duplicate_headers", message: "CSV headers normalize to duplicate columns: date, date*" }]);
   });
 
   // Sure's import_interface_test.rb "can submit configuration that results in invalid rows for user to fix later"
-  it("keeps invalid rows with errors naming their fields", () => {
+  it("keeps invalid rows with errors naming their fields", async () => {
     const csv = [
       "date,amount,name,currency,notes",
       "01/01/2024,1234.56,Wrong format,USD,",
@@ -487,7 +499,7 @@ describe("transaction rows", () => {
       "2024-01-01,12,Bad currency,ZZZ,",
       `,12,${"n".repeat(501)},USD,${"x".repeat(10_001)}`,
     ].join("\n");
-    const rows = read("TransactionImport", csv, { date_format: "%Y-%m-%d" }).rows;
+    const rows = (await read("TransactionImport", csv, { date_format: "%Y-%m-%d" })).rows;
     expect(rows.map((row) => row.errors)).toEqual([
       [{ field: "date", message: "Date must exactly match the format: %Y-%m-%d" }],
       [{ field: "date", message: "Date must exactly match the format: %Y-%m-%d" }],
@@ -508,7 +520,7 @@ describe("transaction rows", () => {
   });
 
   // Sure's transaction_import_test.rb "parses legacy comma tags and escaped pipe tags"
-  it("splits tags on commas, else on pipes, with backslash escapes", () => {
+  it("splits tags on commas, else on pipes, with backslash escapes", async () => {
     expect(tagsListOf("groceries,essentials")).toEqual(["groceries", "essentials"]);
     expect(tagsListOf("Food\\, Dining,essentials")).toEqual(["Food, Dining", "essentials"]);
     expect(tagsListOf("Food\\|Dining")).toEqual(["Food|Dining"]);
@@ -518,14 +530,14 @@ describe("transaction rows", () => {
   });
 
   // Sure's transaction_import_test.rb "imports transactions, categories, tags, and accounts" (the mappings it creates)
-  it("lists the distinct categories, tags and accounts to map, blank included", () => {
+  it("lists the distinct categories, tags and accounts to map, blank included", async () => {
     const csv = [
       "date,name,amount,category,tags,account,notes",
       "01/01/2024,Txn1,100,TestCategory1,TestTag1,TestAccount1,notes1",
       "01/02/2024,Txn2,200,TestCategory2,TestTag1|TestTag2,TestAccount2,notes2",
       "01/03/2024,Txn3,300,,,,notes3",
     ].join("\n");
-    const result = read("TransactionImport", csv);
+    const result = await read("TransactionImport", csv);
     expect(result.mappings).toEqual({
       accounts: ["TestAccount1", "TestAccount2", ""],
       categories: ["TestCategory1", "TestCategory2", ""],
@@ -533,11 +545,11 @@ describe("transaction rows", () => {
       account_types: [],
     });
     expect(result.rows[1]?.values?.tags).toEqual(["TestTag1", "TestTag2"]);
-    expect(read("TransactionImport", csv, {}, { hasAccount: true }).mappings.accounts).toEqual([]);
+    expect((await read("TransactionImport", csv, {}, { hasAccount: true })).mappings.accounts).toEqual([]);
   });
 
-  it("reports missing required headers once for the file and again on each row", () => {
-    const result = read("TransactionImport", "name\nMissing Amount");
+  it("reports missing required headers once for the file and again on each row", async () => {
+    const result = await read("TransactionImport", "name\nMissing Amount");
     expect(result.errors).toEqual([{ code: "missing_required_headers", message: "Missing required columns: date, amount" }]);
     expect(result.rows[0]?.errors.map((error) => error.message)).toEqual(["Date is required", "Amount is required"]);
   });
@@ -546,27 +558,30 @@ describe("transaction rows", () => {
 // ------------------------------------------------------------------------------------ other row types
 
 describe("cells guarded by Hearth's export against formula injection", () => {
-  it("read back as the text they were: the quote before = + - @ comes off, any other quote stays", () => {
+  it("read back as the text they were: the quote before = + - @ comes off, any other quote stays", async () => {
     const csv = [
       "date,amount,name,category,tags,notes",
       `2024-01-05,-12.50,"'=HYPERLINK(""x"")",'-Refunds,"'@home,Gifts",'@cmd`,
       "2024-01-06,-3,'Quoted,'x,,'",
     ].join("\n");
-    const { rows } = read("TransactionImport", csv, { date_format: "%Y-%m-%d" });
+    const { rows } = await read("TransactionImport", csv, { date_format: "%Y-%m-%d" });
     expect(rows[0]?.values).toMatchObject({ name: '=HYPERLINK("x")', category: "-Refunds", tags: ["@home", "Gifts"], notes: "@cmd" });
     expect(rows[1]?.values).toMatchObject({ name: "'Quoted", category: "'x" });
-    expect(read("CategoryImport", "name,color,parent_category\n'-Refunds,,'=Parent").rows[0]?.values).toMatchObject({ name: "-Refunds", parent: "=Parent" });
-    expect(read("MerchantImport", "name\n'+1 Shop").rows[0]?.values).toMatchObject({ name: "+1 Shop" });
+    expect((await read("CategoryImport", "name,color,parent_category\n'-Refunds,,'=Parent")).rows[0]?.values).toMatchObject({
+      name: "-Refunds",
+      parent: "=Parent",
+    });
+    expect((await read("MerchantImport", "name\n'+1 Shop")).rows[0]?.values).toMatchObject({ name: "+1 Shop" });
   });
 });
 
 describe("trade, account, category, merchant and rule rows", () => {
   // Sure's trade_import_test.rb "generates rows from legacy quantity header with template labels"; import_interface_test.rb "handles trade-specific fields"
-  it("reads trades with qty, price and amount signed per the convention", () => {
+  it("reads trades with qty, price and amount signed per the convention", async () => {
     const csv =
       "date,ticker,quantity,price,account_name,exchange_operating_mic\n2024-05-15,AAPL,10,150.00,Trading Account,\n2024-05-16,GOOGL,-5,123.456,Trading Account,xnas";
     const labels = { date_col_label: "date*", ticker_col_label: "ticker*", qty_col_label: "qty*", price_col_label: "price*", date_format: "%Y-%m-%d" } as const;
-    const positive = read("TradeImport", csv, { ...labels, signage_convention: "inflows_positive" }).rows;
+    const positive = (await read("TradeImport", csv, { ...labels, signage_convention: "inflows_positive" })).rows;
     expect(positive[0]?.fields).toMatchObject({ qty: "10", price: "150.00", account: "Trading Account" });
     expect(positive.map((row) => row.values)).toEqual([
       expect.objectContaining({
@@ -579,26 +594,28 @@ describe("trade, account, category, merchant and rule rows", () => {
       }),
       expect.objectContaining({ qty: "-5", price: "123.456", amount_cents: -61728n, investment_activity_label: "Sell", exchange_operating_mic: "XNAS" }),
     ]);
-    const negative = read("TradeImport", csv, { ...labels, signage_convention: "inflows_negative" }).rows;
+    const negative = (await read("TradeImport", csv, { ...labels, signage_convention: "inflows_negative" })).rows;
     expect(negative.map((row) => [row.values?.qty, row.values?.amount_cents, row.values?.investment_activity_label])).toEqual([
       ["-10", -150000n, "Sell"],
       ["5", 61728n, "Buy"],
     ]);
   });
 
-  it("refuses trades without ticker, qty or price, and rounds their decimals to the columns' scales", () => {
-    const rows = read("TradeImport", "date,ticker,qty,price\n2024-05-15,,,\n2024-05-15,BTC,0.123456789,-1\n2024-05-15,ETH,0.123456789,1.00000000005", {
-      date_format: "%Y-%m-%d",
-    }).rows;
+  it("refuses trades without ticker, qty or price, and rounds their decimals to the columns' scales", async () => {
+    const rows = (
+      await read("TradeImport", "date,ticker,qty,price\n2024-05-15,,,\n2024-05-15,BTC,0.123456789,-1\n2024-05-15,ETH,0.123456789,1.00000000005", {
+        date_format: "%Y-%m-%d",
+      })
+    ).rows;
     expect(rows[0]?.errors.map((error) => error.message)).toEqual(["Ticker is required", "Qty is required", "Price is required"]);
     expect(rows[1]?.errors.map((error) => error.message)).toEqual(["Price must not be negative"]);
     expect(rows[2]?.values).toMatchObject({ qty: "0.12345679", price: "1.0000000001", amount_cents: 12n });
   });
 
-  it("reads accounts from Sure's own template", () => {
+  it("reads accounts from Sure's own template", async () => {
     const csv =
       "Account type*,Name*,Balance*,Currency,Balance Date\nChecking,Main Checking Account,1000.00,USD,2024-01-01\nCredit Card,Rewards Card,-500.00,,\n";
-    const result = read("AccountImport", csv, { date_format: "%Y-%m-%d" }, { defaultCurrency: "EUR" });
+    const result = await read("AccountImport", csv, { date_format: "%Y-%m-%d" }, { defaultCurrency: "EUR" });
     expect(result.errors).toEqual([]);
     expect(result.rows.map((row) => row.values)).toEqual([
       { account_type: "Checking", name: "Main Checking Account", balance: "1000.00", balance_cents: 100000n, currency: "USD", balance_date: "2024-01-01" },
@@ -608,7 +625,7 @@ describe("trade, account, category, merchant and rule rows", () => {
   });
 
   // Sure's category_import_test.rb "imports categories from Sure export" and "accepts required headers with an asterisk suffix"
-  it("reads categories and checks colour, icon, classification and parent", () => {
+  it("reads categories and checks colour, icon, classification and parent", async () => {
     const csv = [
       "name*,color,parent_category,icon,classification",
       "Food & Drink,#f97316,,carrot,expense",
@@ -616,15 +633,15 @@ describe("trade, account, category, merchant and rule rows", () => {
       "Bad,orange,,Not An Icon,savings",
       "Loop,,Loop,,",
     ].join("\n");
-    const rows = read("CategoryImport", csv).rows;
+    const rows = (await read("CategoryImport", csv)).rows;
     expect(rows[0]?.values).toEqual({ name: "Food & Drink", color: "#f97316", parent: null, icon: "carrot", classification: "expense" });
     expect(rows[1]?.values).toEqual({ name: "Groceries", color: "#407706", parent: "Food & Drink", icon: "shopping-basket", classification: null });
     expect(rows[2]?.errors.map((error) => error.field)).toEqual(["category_color", "category_icon", "category_classification"]);
     expect(rows[3]?.errors).toEqual([{ field: "category_parent", message: "Category 'Loop' cannot be its own parent" }]);
   });
 
-  it("reads merchants", () => {
-    const rows = read("MerchantImport", "name*,color,website_url\nCoffee Shop,#e99537,https://coffeeshop.com\nBookstore,,\n,#ffffff,").rows;
+  it("reads merchants", async () => {
+    const rows = (await read("MerchantImport", "name*,color,website_url\nCoffee Shop,#e99537,https://coffeeshop.com\nBookstore,,\n,#ffffff,")).rows;
     expect(rows.map((row) => row.values)).toEqual([
       { name: "Coffee Shop", color: "#e99537", website_url: "https://coffeeshop.com" },
       { name: "Bookstore", color: null, website_url: null },
@@ -634,14 +651,14 @@ describe("trade, account, category, merchant and rule rows", () => {
   });
 
   // Sure's rule_import_test.rb "imports rules from CSV" (its CSV's JSON quotes are not doubled) and "imports compound conditions with sub-conditions"
-  it("reads rules, re-assembling JSON whose quotes a spreadsheet left undoubled", () => {
+  it("reads rules, re-assembling JSON whose quotes a spreadsheet left undoubled", async () => {
     const csv = [
       "name,resource_type,active,effective_date,conditions,actions",
       '"Categorize groceries","transaction",true,2024-01-01,"[{"condition_type":"transaction_name","operator":"like","value":"grocery"}]","[{"action_type":"set_transaction_category","value":"Groceries"}]"',
       '"Auto-categorize transactions","transaction",false,,"[{"condition_type":"transaction_amount","operator":">","value":"100"}]","[{"action_type":"auto_categorize"}]"',
       '"Complex rule","transaction",yes,,"[{""condition_type"":""compound"",""operator"":""or"",""sub_conditions"":[{""condition_type"":""transaction_name"",""operator"":""like"",""value"":""walmart""}]}]","[{""action_type"":""set_transaction_category"",""value"":""Groceries""}]"',
     ].join("\n");
-    const rows = read("RuleImport", csv).rows;
+    const rows = (await read("RuleImport", csv)).rows;
     expect(rows.map((row) => row.errors)).toEqual([[], [], []]);
     expect(rows[0]?.values).toEqual({
       name: "Categorize groceries",
@@ -655,14 +672,14 @@ describe("trade, account, category, merchant and rule rows", () => {
     expect(rows[2]?.values?.conditions[0]).toMatchObject({ condition_type: "compound", sub_conditions: [{ value: "walmart" }] });
   });
 
-  it("refuses rules Sure refuses while publishing", () => {
+  it("refuses rules Sure refuses while publishing", async () => {
     const csv = [
       "name,resource_type,active,effective_date,conditions,actions",
       'A,account,true,,"[{""condition_type"":""transaction_name""}]","[{""action_type"":""auto_categorize""}]"',
       'B,transaction,true,someday,"[{oops","[]"',
       "C,transaction,true,,,",
     ].join("\n");
-    const rows = read("RuleImport", csv).rows;
+    const rows = (await read("RuleImport", csv)).rows;
     expect(rows[0]?.errors).toEqual([{ field: "resource_type", message: "Unsupported resource type: account" }]);
     expect(rows[1]?.errors.map((error) => error.message)).toEqual([
       "Effective date is not a valid date (YYYY-MM-DD)",
@@ -672,7 +689,7 @@ describe("trade, account, category, merchant and rule rows", () => {
     expect(rows[2]?.errors.map((error) => error.message)).toEqual(["Conditions is required", "Actions is required"]);
   });
 
-  it("undoes a payload escaped once too often, and bounds nesting", () => {
+  it("undoes a payload escaped once too often, and bounds nesting", async () => {
     expect(parseRuleJson('"[{\\"action_type\\":\\"auto_categorize\\"}]"', "actions")).toEqual({ ok: true, items: [{ action_type: "auto_categorize" }] });
     expect(parseRuleJson('"[{\\\\\\"value\\\\\\":\\\\\\"a\\\\u003eb\\\\\\"}]"', "actions")).toEqual({ ok: true, items: [{ value: "a>b" }] });
     expect(parseRuleJson(`[${"[".repeat(20)}${"]".repeat(20)}]`, "conditions")).toEqual({
@@ -692,8 +709,8 @@ describe("preflight", () => {
   const valid = { date_col_label: "date", amount_col_label: "amount", name_col_label: "name" };
 
   // Sure's imports_controller_test.rb "should preflight CSV import without persisting records"
-  it("answers headers, required headers and the row count of a valid file", () => {
-    const answer = preflightCsvImport({ type: "TransactionImport", params: valid, content: "date,amount,name\n2023-01-01,-10.00,Test Transaction" });
+  it("answers headers, required headers and the row count of a valid file", async () => {
+    const answer = await preflightCsvImport({ type: "TransactionImport", params: valid, content: "date,amount,name\n2023-01-01,-10.00,Test Transaction" });
     expect(ImportPreflightSchema.parse(answer)).toEqual(answer);
     expect(answer).toEqual({
       type: "TransactionImport",
@@ -709,21 +726,21 @@ describe("preflight", () => {
   });
 
   // Sure's "should report missing required CSV headers during preflight"
-  it("names the missing required headers", () => {
-    const answer = preflightCsvImport({ type: "TransactionImport", params: valid, content: "name\nMissing Amount" });
+  it("names the missing required headers", async () => {
+    const answer = await preflightCsvImport({ type: "TransactionImport", params: valid, content: "name\nMissing Amount" });
     expect(answer).toMatchObject({ valid: false, stats: { rows_count: 1 }, missing_required_headers: ["date", "amount"] });
     expect(answer.errors[0]?.code).toBe("missing_required_headers");
   });
 
   // Sure's "should apply rows_to_skip before CSV preflight header validation" and "should preflight semicolon separated CSV content"
-  it("applies rows_to_skip and the separator before reading headers", () => {
-    const skipped = preflightCsvImport({
+  it("applies rows_to_skip and the separator before reading headers", async () => {
+    const skipped = await preflightCsvImport({
       type: "TransactionImport",
       params: { rows_to_skip: 1, date_col_label: "posted", amount_col_label: "amount", name_col_label: "description" },
       content: "Generated by bank export\nposted,amount,description\n2024-01-01,-10.00,Coffee",
     });
     expect(skipped).toMatchObject({ valid: true, stats: { rows_count: 1 }, headers: ["posted", "amount", "description"], missing_required_headers: [] });
-    const semicolons = preflightCsvImport({
+    const semicolons = await preflightCsvImport({
       type: "TransactionImport",
       params: { ...valid, col_sep: ";" },
       content: "date;amount;name\n2024-01-01;-10.00;Coffee",
@@ -732,35 +749,41 @@ describe("preflight", () => {
   });
 
   // Sure's "should report invalid preflight CSV parser config without parsing" and "should report empty CSV preflight content as invalid"
-  it("reports a bad configuration without reading the file, and a file without rows", () => {
-    const config = preflightCsvImport({ type: "TransactionImport", params: { ...valid, col_sep: "" }, content: "date,amount,name\n2024-01-01,-10.00,Coffee" });
+  it("reports a bad configuration without reading the file, and a file without rows", async () => {
+    const config = await preflightCsvImport({
+      type: "TransactionImport",
+      params: { ...valid, col_sep: "" },
+      content: "date,amount,name\n2024-01-01,-10.00,Coffee",
+    });
     expect(config).toMatchObject({ valid: false, stats: { rows_count: 0 }, headers: [] });
     expect(config.errors).toEqual([{ code: "validation_failed", message: "Col sep is not included in the list" }]);
-    const empty = preflightCsvImport({ type: "TransactionImport", params: valid, content: "date,amount,name\n" });
+    const empty = await preflightCsvImport({ type: "TransactionImport", params: valid, content: "date,amount,name\n" });
     expect(empty).toMatchObject({ valid: false, stats: { rows_count: 0 }, warnings: [] });
     expect(empty.errors[0]?.code).toBe("no_data_rows");
   });
 
-  it("requires each type's own headers, satisfied by Sure's template names", () => {
-    const required = (type: CsvImportType, content: string) => {
-      const answer = preflightCsvImport({ type, params: {}, content });
+  it("requires each type's own headers, satisfied by Sure's template names", async () => {
+    const required = async (type: CsvImportType, content: string) => {
+      const answer = await preflightCsvImport({ type, params: {}, content });
       return [answer.required_headers, answer.missing_required_headers];
     };
-    expect(required("TradeImport", "date*,ticker*,exchange_operating_mic,currency,qty*,price*\n")).toEqual([["date", "ticker", "qty", "price"], []]);
-    expect(required("AccountImport", "Account type*,Name*,Balance*\n")).toEqual([["name", "amount"], []]);
-    expect(required("CategoryImport", "title\n")).toEqual([["name"], ["name"]]);
-    expect(required("RuleImport", "name,resource_type*,active,effective_date,conditions*,actions*\n")).toEqual([
+    expect(await required("TradeImport", "date*,ticker*,exchange_operating_mic,currency,qty*,price*\n")).toEqual([["date", "ticker", "qty", "price"], []]);
+    expect(await required("AccountImport", "Account type*,Name*,Balance*\n")).toEqual([["name", "amount"], []]);
+    expect(await required("CategoryImport", "title\n")).toEqual([["name"], ["name"]]);
+    expect(await required("RuleImport", "name,resource_type*,active,effective_date,conditions*,actions*\n")).toEqual([
       ["resource_type", "conditions", "actions"],
       [],
     ]);
   });
 
-  it("rejects malformed CSV with invalid_csv, as a 422", () => {
-    expect(parseErrorOf(() => preflightCsvImport({ type: "TransactionImport", params: valid, content: 'date,amount\n"2024' })).code).toBe("invalid_csv");
+  it("rejects malformed CSV with invalid_csv, as a 422", async () => {
+    expect((await parseErrorOf(() => preflightCsvImport({ type: "TransactionImport", params: valid, content: 'date,amount\n"2024' }))).code).toBe(
+      "invalid_csv",
+    );
   });
 
-  it("maps a parsed table the same way as reading the content", () => {
-    const table = parseCsvTable("date,amount\n01/01/2024,5", { colSep: "," });
-    expect(mapCsvImport("TransactionImport", table, contextOf()).rows[0]?.values?.amount_cents).toBe(-500n);
+  it("maps a parsed table the same way as reading the content", async () => {
+    const table = await parseCsvTable("date,amount\n01/01/2024,5", { colSep: "," });
+    expect((await mapCsvImport("TransactionImport", table, contextOf())).rows[0]?.values?.amount_cents).toBe(-500n);
   });
 });

@@ -10,6 +10,7 @@ import { NDJSON_READS, NDJSON_UPLOADS_WAITING, Semaphore, SemaphoreFull } from "
 import { preflightSureImport } from "../src/imports/sure-import-upload";
 import { checkChunk } from "../src/imports/sessions/session-chunk-content";
 import { Turns } from "../src/imports/ndjson/turns";
+import { timerDuring } from "./event-loop";
 
 const MiB = 1024 * 1024;
 
@@ -27,28 +28,6 @@ function transactions(bytes: number, splits: number): string {
     size += line.length + 1;
   }
   return lines.join("\n");
-}
-
-/** How often a 5 ms timer fired while `run` ran, and the longest time it was kept waiting. */
-async function timerDuring<T>(run: () => Promise<T>): Promise<{ result: T; ticks: number; longestGapMs: number; tookMs: number }> {
-  let ticks = 0;
-  let longestGapMs = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    ticks++;
-    longestGapMs = Math.max(longestGapMs, now - last);
-    last = now;
-  }, 5);
-  const started = performance.now();
-  try {
-    const result = await run();
-    const tookMs = performance.now() - started;
-    longestGapMs = Math.max(longestGapMs, performance.now() - last);
-    return { result, ticks, longestGapMs, tookMs };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 describe("a large file is read in turns", () => {

@@ -63,3 +63,4 @@ export {
 export { classifyAddress, refusalOf, addressRefusal, type AddressClass } from "./net/address-classes";
 export { createPollingLoop, type PollingLoop } from "./workers/polling-loop";
 export { batchTransactionOptions, deleteInShrinkingBatches, limitBatch, type BatchTimeouts } from "./workers/purge-batches";
+export { Semaphore, SemaphoreFull, type TaskOwner } from "./fair-semaphore";

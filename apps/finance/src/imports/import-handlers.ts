@@ -29,9 +29,9 @@ const isCsvType = (type: string): type is CsvImportType => (CSV_IMPORT_TYPES as 
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Reads a parse failure of the whole file as Sure's error for it. */
-function parsed<T>(read: () => T): T {
+async function parsed<T>(read: () => Promise<T>): Promise<T> {
   try {
-    return read();
+    return await read();
   } catch (err) {
     if (err instanceof ImportParseError) throw err.toAppError();
     throw err;
@@ -75,7 +75,7 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       return { data: rows.map((row) => toRowDiagnostic(row, known, found.accountId)), meta: pageMetaOf(input, total) };
     },
 
-    "imports.create": async ({ ctx, input }) => {
+    "imports.create": async ({ ctx, input, signal }) => {
       const familyId = ctx.actor.familyId;
       const { type, account_id: accountId, publish, raw_file_content: content, filename: _filename, content_type: _contentType, ...params } = input;
       if (type === "SureImport") {
@@ -86,7 +86,7 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       if (isStatementFileType(type)) {
         const upload = { type, content, filename: input.filename, contentType: input.content_type, accountId, config: params as ImportConfig };
         const currency = (await accountCurrency(familyId, accountId)) ?? (await familyCurrency(familyId));
-        const id = await createStatementImport(imports, familyId, upload, { currency, today: today(), publish: publish === true, queued });
+        const id = await createStatementImport(imports, familyId, upload, { currency, today: today(), publish: publish === true, queued, signal });
         return { data: toImportDetail(await findImport(familyId, id)) };
       }
       if (!isCsvType(type)) throw AppError.validation([`${type} imports are not supported yet: send CSV content with a CSV import type`]);
@@ -96,12 +96,12 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       }
       const config = params as ImportConfig;
       const currency = (await accountCurrency(familyId, accountId)) ?? (await familyCurrency(familyId));
-      const read = parsed(() =>
+      const read = await parsed(() =>
         readCsvImport(
           type,
           content,
           { config, defaultCurrency: currency, today: today(), hasAccount: accountId !== undefined },
-          { source: input.filename !== undefined ? "file" : "content" },
+          { source: input.filename !== undefined ? "file" : "content", signal },
         ),
       );
       if (read.errors.length > 0) throw AppError.validation(read.errors.map((error) => error.message));
@@ -135,18 +135,25 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       return { data: toImportDetail(await findImport(familyId, created.id)) };
     },
 
-    "imports.preflight": async ({ ctx, input }) => {
+    "imports.preflight": async ({ ctx, input, signal }) => {
       const { type = "TransactionImport", account_id: accountId, raw_file_content: content, filename, content_type: contentType, ...params } = input;
       if (type === "SureImport")
         return { data: await preflightSureImport({ content, filename, contentType }, await familyCurrency(ctx.actor.familyId), ctx.actor.familyId) };
       if (isStatementFileType(type)) {
         const currency = (await accountCurrency(ctx.actor.familyId, accountId)) ?? (await familyCurrency(ctx.actor.familyId));
-        return { data: preflightStatementImport({ type, content, filename, contentType }, params, { currency, today: today() }) };
+        return {
+          data: await preflightStatementImport({ type, content, filename, contentType }, params, {
+            currency,
+            today: today(),
+            signal,
+          }),
+        };
       }
       if (!isCsvType(type)) throw AppError.validation([`type must be one of: ${CSV_IMPORT_TYPES.join(", ")}`]);
       if (content === undefined || content === "") throw new AppError("missing_content");
       await accountCurrency(ctx.actor.familyId, accountId);
-      const preflight = parsed(() => preflightCsvImport({ type, params, content, filename, contentType, source: filename !== undefined ? "file" : "content" }));
+      const source = filename !== undefined ? "file" : "content";
+      const preflight = await parsed(() => preflightCsvImport({ type, params, content, filename, contentType, source, signal }));
       return { data: preflight };
     },
 

@@ -15,7 +15,15 @@ import {
 } from "@hearth/contracts";
 import { actorProcedure, appErrorToTrpc, internalProcedure, t, type ActorContext, type ServiceContext } from "./server";
 
-export type RouteHandler<K extends keyof Routes> = (opts: { ctx: ActorContext; input: RouteInput<Routes[K]> }) => Promise<RouteOutput<Routes[K]>>;
+/**
+ * A route's handler. `signal` aborts when the caller has gone (the gateway gave up or its client
+ * disconnected): long work (reading a large file) stops there.
+ */
+export type RouteHandler<K extends keyof Routes> = (opts: {
+  ctx: ActorContext;
+  input: RouteInput<Routes[K]>;
+  signal?: AbortSignal | undefined;
+}) => Promise<RouteOutput<Routes[K]>>;
 
 /** A service must implement every public route the contracts assign to it, with the declared types. */
 export type RouteHandlers<O extends RouteOwner> = { [K in ProceduresOf<O>]: RouteHandler<K> };
@@ -39,7 +47,7 @@ function insert(tree: ProcedureTree, path: string, procedure: unknown): void {
   node[leaf] = procedure as ProcedureTree;
 }
 
-type AnyHandler = (opts: { ctx: ActorContext; input: unknown }) => Promise<unknown>;
+type AnyHandler = (opts: { ctx: ActorContext; input: unknown; signal?: AbortSignal | undefined }) => Promise<unknown>;
 
 type InternalDefs = typeof internalProcedures;
 export type InternalService = keyof InternalDefs;
@@ -71,7 +79,9 @@ export function buildServiceRouter<O extends RouteOwner>(owner: O, handlers: Rou
       .input(inputSchemaOf(route))
       .output(route.response ?? z.void());
     const procedure =
-      route.method === "GET" ? base.query(({ ctx, input }) => handler({ ctx, input })) : base.mutation(({ ctx, input }) => handler({ ctx, input }));
+      route.method === "GET"
+        ? base.query(({ ctx, input, signal }) => handler({ ctx, input, signal }))
+        : base.mutation(({ ctx, input, signal }) => handler({ ctx, input, signal }));
     insert(tree, route.procedure, procedure);
   }
   const serviceOnly = internalProcedure.use(({ ctx, next }) => {

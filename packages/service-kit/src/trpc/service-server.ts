@@ -8,6 +8,7 @@ import { metricsTokenOf } from "../metrics/access";
 import { serveMetrics } from "../metrics/endpoint";
 import { initMetrics } from "../metrics/registry";
 import type { ServiceContext } from "./server";
+import { createLargeBodyGate, type LargeBodyGateOptions } from "./large-body-gate";
 
 export interface ServiceServerOptions {
   service: string;
@@ -23,6 +24,8 @@ export interface ServiceServerOptions {
   metricsToken?: string | undefined;
   /** Largest request body taken (default 1 MiB); finance takes imports' files, up to 10 MB of text escaped as JSON. */
   maxBodyBytes?: number;
+  /** Requests with large bodies take turns (large-body-gate.ts); none by default. */
+  largeBodies?: LargeBodyGateOptions;
 }
 
 /** What every service is built from: its own database, the process logger, the internal-auth secret. */
@@ -69,6 +72,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     },
   });
 
+  const gate = options.largeBodies ? createLargeBodyGate(options.largeBodies) : null;
   return createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/health") {
@@ -90,7 +94,8 @@ export function createServiceServer(options: ServiceServerOptions): Server {
       return;
     }
     if (path?.startsWith("/trpc/")) {
-      trpcHandler(req, res);
+      if (gate) gate(req, res, () => void trpcHandler(req, res));
+      else void trpcHandler(req, res);
       return;
     }
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found" }));

@@ -1,3 +1,4 @@
+import { Turns } from "../ndjson/turns";
 import { StatementFileError, lineAt } from "../statement-files/statement-file-error";
 import { decodeOfxText } from "./ofx-values";
 import { CLOSE, EMPTY, type OfxMarkup } from "./ofx-markup";
@@ -20,7 +21,8 @@ export const OFX_WALK_LIMITS = { maxDepth: 64, maxValueLength: 32_768 } as const
  * text after it (SGML's "<TRNAMT>-12.50"). A closing tag closes its element and any still open
  * inside it; one whose element is not open is passed over.
  */
-export function walkOfxElements(markup: OfxMarkup, visitor: OfxElementVisitor, limits = OFX_WALK_LIMITS): void {
+export async function walkOfxElements(markup: OfxMarkup, visitor: OfxElementVisitor, limits = OFX_WALK_LIMITS, signal?: AbortSignal): Promise<void> {
+  const turns = new Turns();
   const { text, names } = markup;
   const stack: number[] = [];
   const hadChild: boolean[] = [];
@@ -43,6 +45,10 @@ export function walkOfxElements(markup: OfxMarkup, visitor: OfxElementVisitor, l
   };
 
   for (let tag = 0; tag < markup.count; tag++) {
+    if (turns.due()) {
+      await turns.pause();
+      signal?.throwIfAborted();
+    }
     const kind = markup.kinds[tag];
     if (kind === EMPTY) {
       valueOf(tag, "");

@@ -1,3 +1,4 @@
+import { Turns } from "../ndjson/turns";
 import { ImportConfigParamsSchema } from "@hearth/contracts";
 import { DEFAULT_ROW_NAME } from "../parsing/sure-cells";
 import { StatementFileError } from "../statement-files/statement-file-error";
@@ -55,10 +56,10 @@ function transactionOf(fields: OfxTransaction, statement: OfxStatement, rowNumbe
  * statement (an investment one is named), or statements of more than one account, which one
  * import cannot tell apart.
  */
-export function readOfxImport(content: string, options: StatementReadOptions): StatementFileRead {
+export async function readOfxImport(content: string, options: StatementReadOptions): Promise<StatementFileRead> {
   const root = ofxRootOf(content);
   if (root === -1) throw new StatementFileError("invalid_file_type", "The content is not an OFX file: it has no <OFX> element");
-  const document = readOfxDocument(content, root, options.maxRows);
+  const document = await readOfxDocument(content, root, options.maxRows, options.signal);
   if (document.statements.length === 0) {
     throw new StatementFileError(
       "validation_failed",
@@ -76,8 +77,16 @@ export function readOfxImport(content: string, options: StatementReadOptions): S
     );
   }
   let rowNumber = 0;
-  const rows = document.statements.flatMap((statement) =>
-    statement.transactions.map((fields) => statementRow(transactionOf(fields, statement, ++rowNumber, options.defaultCurrency), options.today)),
-  );
+  const turns = new Turns();
+  const rows: StatementFileRead["rows"] = [];
+  for (const statement of document.statements) {
+    for (const fields of statement.transactions) {
+      if (turns.due(4)) {
+        await turns.pause();
+        options.signal?.throwIfAborted();
+      }
+      rows.push(statementRow(transactionOf(fields, statement, ++rowNumber, options.defaultCurrency), options.today));
+    }
+  }
   return { rows, transactionCount: document.transactionCount, config: { ...ImportConfigParamsSchema.parse({}), date_format: "%Y%m%d" } };
 }

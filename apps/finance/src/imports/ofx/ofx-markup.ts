@@ -1,3 +1,4 @@
+import { Turns } from "../ndjson/turns";
 import { StatementFileError, lineAt } from "../statement-files/statement-file-error";
 
 /** The caps one OFX file's markup is read under: a hostile file fails with a clear error, in time linear in its size. */
@@ -48,7 +49,7 @@ function unreadable(text: string, offset: number, what: string): StatementFileEr
  * instructions (<?xml ...?>, <?OFX ...?>), comments and declarations are skipped. A "<" that
  * starts no tag, a tag without its ">", or caps passed make the file unreadable.
  */
-export function readOfxMarkup(text: string, start: number, limits = OFX_MARKUP_LIMITS): OfxMarkup {
+export async function readOfxMarkup(text: string, start: number, limits = OFX_MARKUP_LIMITS, signal?: AbortSignal): Promise<OfxMarkup> {
   let capacity = 0;
   for (let at = text.indexOf("<", start); at !== -1 && capacity <= limits.maxTags; at = text.indexOf("<", at + 1)) capacity++;
   if (capacity > limits.maxTags)
@@ -62,8 +63,14 @@ export function readOfxMarkup(text: string, start: number, limits = OFX_MARKUP_L
   const idOf = new Map<string, number>();
   let count = 0;
 
+  const turns = new Turns();
   let at = text.indexOf("<", start);
   while (at !== -1) {
+    // A tag's work is a unit: the event loop is given back about every 10 ms (and a read whose caller has gone stops).
+    if (turns.due()) {
+      await turns.pause();
+      signal?.throwIfAborted();
+    }
     if (text.startsWith("<?", at) || text.startsWith("<!", at)) {
       const terminator = text.startsWith("<?", at) ? "?>" : text.startsWith("<!--", at) ? "-->" : ">";
       const end = text.indexOf(terminator, at + 2);

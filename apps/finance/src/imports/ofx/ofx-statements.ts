@@ -33,7 +33,7 @@ const TRANSACTION_PARTS = new Set(["PAYEE", "CURRENCY", "ORIGCURRENCY"]);
  * STMTTRN left unclosed (its values would fall to the list around it) makes the file unreadable
  * rather than lose a transaction.
  */
-export function readOfxDocument(text: string, start: number, maxTransactions: number): OfxDocument {
+export async function readOfxDocument(text: string, start: number, maxTransactions: number, signal?: AbortSignal): Promise<OfxDocument> {
   const document: OfxDocument = { statements: [], investmentStatements: 0, transactionCount: 0 };
   let statement: OfxStatement | null = null;
   let transaction: Map<string, string> | null = null;
@@ -42,41 +42,47 @@ export function readOfxDocument(text: string, start: number, maxTransactions: nu
     if (!map.has(key)) map.set(key, value);
   };
 
-  walkOfxElements(readOfxMarkup(text, start), {
-    open(name) {
-      if (STATEMENTS.has(name)) {
-        statement = { currency: null, accountId: null, transactions: [] };
-        document.statements.push(statement);
-        transaction = null;
-      } else if (name === "INVSTMTRS") {
-        document.investmentStatements++;
-      } else if (name === "STMTTRN" && statement !== null) {
-        transaction = new Map();
-      }
+  const markup = await readOfxMarkup(text, start, undefined, signal);
+  await walkOfxElements(
+    markup,
+    {
+      open(name) {
+        if (STATEMENTS.has(name)) {
+          statement = { currency: null, accountId: null, transactions: [] };
+          document.statements.push(statement);
+          transaction = null;
+        } else if (name === "INVSTMTRS") {
+          document.investmentStatements++;
+        } else if (name === "STMTTRN" && statement !== null) {
+          transaction = new Map();
+        }
+      },
+      value(name, value, parent, grandparent) {
+        // A STMTTRN holding a value was never closed (an empty one, opened and closed, comes with its transaction open).
+        if (name === "STMTTRN" && transaction === null) unclosedTransactions++;
+        if (transaction !== null) {
+          if (parent === "STMTTRN") keep(transaction, name, value);
+          else if (parent !== undefined && TRANSACTION_PARTS.has(parent) && grandparent === "STMTTRN") keep(transaction, `${parent}.${name}`, value);
+        } else if (statement !== null) {
+          if (value === "" || parent === undefined) return;
+          if (name === "CURDEF" && STATEMENTS.has(parent)) statement.currency ??= value;
+          if (name === "ACCTID" && ACCOUNTS.has(parent)) statement.accountId ??= value;
+        }
+      },
+      close(name) {
+        if (name === "STMTTRN" && transaction !== null && statement !== null) {
+          document.transactionCount++;
+          if (document.transactionCount <= maxTransactions) statement.transactions.push(transaction);
+          transaction = null;
+        } else if (STATEMENTS.has(name)) {
+          statement = null;
+          transaction = null;
+        }
+      },
     },
-    value(name, value, parent, grandparent) {
-      // A STMTTRN holding a value was never closed (an empty one, opened and closed, comes with its transaction open).
-      if (name === "STMTTRN" && transaction === null) unclosedTransactions++;
-      if (transaction !== null) {
-        if (parent === "STMTTRN") keep(transaction, name, value);
-        else if (parent !== undefined && TRANSACTION_PARTS.has(parent) && grandparent === "STMTTRN") keep(transaction, `${parent}.${name}`, value);
-      } else if (statement !== null) {
-        if (value === "" || parent === undefined) return;
-        if (name === "CURDEF" && STATEMENTS.has(parent)) statement.currency ??= value;
-        if (name === "ACCTID" && ACCOUNTS.has(parent)) statement.accountId ??= value;
-      }
-    },
-    close(name) {
-      if (name === "STMTTRN" && transaction !== null && statement !== null) {
-        document.transactionCount++;
-        if (document.transactionCount <= maxTransactions) statement.transactions.push(transaction);
-        transaction = null;
-      } else if (STATEMENTS.has(name)) {
-        statement = null;
-        transaction = null;
-      }
-    },
-  });
+    undefined,
+    signal,
+  );
   if (unclosedTransactions > 0) {
     throw new StatementFileError("invalid_file_type", `The OFX file could not be read: ${unclosedTransactions} <STMTTRN> without its </STMTTRN>`);
   }

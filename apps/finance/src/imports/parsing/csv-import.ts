@@ -8,6 +8,7 @@ import { mappingKeysOf, type ImportMappingKeys } from "./import-mappings";
 import { merchantRow } from "./merchant-rows";
 import { ruleRow } from "./rule-rows";
 import type { CandidateRow, RowContext, RowValuesByType, SourceRow } from "./row-types";
+import { Turns } from "../ndjson/turns";
 import { tradeRow } from "./trade-rows";
 import { transactionRow } from "./transaction-rows";
 
@@ -46,7 +47,12 @@ export function missingRequiredHeaders(type: CsvImportType, headers: readonly st
  * ambiguous: no rows are read then (Sure raises duplicate_headers). A missing required column
  * is reported once here and again on each row ("Date is required").
  */
-export function mapCsvImport<T extends CsvImportType>(type: T, table: CsvTable, context: CsvImportContext): CsvImportResult<T> {
+export async function mapCsvImport<T extends CsvImportType>(
+  type: T,
+  table: CsvTable,
+  context: CsvImportContext,
+  signal?: AbortSignal,
+): Promise<CsvImportResult<T>> {
   const index = indexHeaders(table.headers);
   if (index.duplicates.length > 0) {
     return {
@@ -59,7 +65,16 @@ export function mapCsvImport<T extends CsvImportType>(type: T, table: CsvTable, 
   const missing = missingRequiredHeaders(type, table.headers, context.config);
   if (missing.length > 0) errors.push({ code: "missing_required_headers", message: `Missing required columns: ${missing.join(", ")}` });
   const readRow = ROW_READERS[type] as (row: SourceRow, context: RowContext) => CandidateRow<RowValuesByType[T]>;
-  const rows = table.rows.map((record, position) => readRow({ rowNumber: position + 1, record, index }, context));
+  const rows: CandidateRow<RowValuesByType[T]>[] = [];
+  // Ten thousand rows take a while to read (dates, amounts, rules): other requests get turns.
+  const turns = new Turns();
+  for (const [position, record] of table.rows.entries()) {
+    rows.push(readRow({ rowNumber: position + 1, record, index }, context));
+    if (turns.due()) {
+      await turns.pause();
+      signal?.throwIfAborted();
+    }
+  }
   return { errors, rows, mappings: mappingKeysOf(type, rows, context) };
 }
 
@@ -67,21 +82,22 @@ export function mapCsvImport<T extends CsvImportType>(type: T, table: CsvTable, 
  * A CSV import's content read end to end with its configuration: the rows_to_skip bound, the
  * table (throws ImportParseError for a file too large, too many rows, or no CSV), its rows.
  */
-export function readCsvImport<T extends CsvImportType>(
+export async function readCsvImport<T extends CsvImportType>(
   type: T,
   content: string,
   context: CsvImportContext,
-  options: { limits?: CsvLimits; source?: "file" | "content" } = {},
-): CsvImportResult<T> {
+  options: { limits?: CsvLimits; source?: "file" | "content"; signal?: AbortSignal | undefined } = {},
+): Promise<CsvImportResult<T>> {
   const limits = options.limits ?? IMPORT_CSV_LIMITS;
   assertCsvSize(content, limits.maxBytes, options.source);
   const skipIssue = rowsToSkipIssue(content, context.config.rows_to_skip);
   if (skipIssue !== null) return { errors: [{ code: "validation_failed", message: skipIssue }], rows: [], mappings: mappingKeysOf(type, [], context) };
-  const table = parseCsvTable(content, {
+  const table = await parseCsvTable(content, {
     colSep: context.config.col_sep,
     rowsToSkip: context.config.rows_to_skip,
     limits,
     source: options.source ?? "content",
+    signal: options.signal,
   });
-  return mapCsvImport(type, table, context);
+  return mapCsvImport(type, table, context, options.signal);
 }

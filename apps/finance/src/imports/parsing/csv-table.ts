@@ -1,5 +1,7 @@
-import { CsvError, parse } from "csv-parse/sync";
+import { finished } from "node:stream/promises";
+import { CsvError, parse } from "csv-parse";
 import { IMPORT_CSV_LIMITS, unstorableTextOf, type ImportColumnSeparator } from "@hearth/contracts";
+import { Turns } from "../ndjson/turns";
 import { ImportParseError } from "./import-parse-error";
 
 /** The caps one CSV is read under: a hostile file fails with a clear error, never hangs. */
@@ -18,8 +20,12 @@ export interface CsvTableOptions {
   limits?: CsvLimits;
   /** How the content came: an uploaded file or raw_file_content (Sure names the size error after it). */
   source?: "file" | "content";
-  /** false: count the rows without keeping them (preflight), so only the byte cap bounds the count. */
+  /** false: count the rows without keeping them (preflight). */
   keepRows?: boolean;
+  /** Stop reading once this many data rows were read (a preflight needs to know only that there are more than a cap). */
+  stopAfterRows?: number;
+  /** The caller has gone: the read stops (throws the signal's reason). */
+  signal?: AbortSignal | undefined;
 }
 
 /** A CSV's header row and data rows, every cell trimmed, blank rows left out. Row n of the file's data is rows[n - 1]. */
@@ -29,6 +35,12 @@ export interface CsvTable {
   /** Data rows read (equals rows.length unless keepRows was false). */
   rowCount: number;
 }
+
+/** Characters handed to the CSV parser between two looks at the clock: about a millisecond of parsing. */
+const CHUNK_CHARS = 16 * 1024;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+/** Thrown from a record to end the read early (stopAfterRows); never leaves parseCsvTable. */
+const ENOUGH_ROWS = new Error("enough rows read");
 
 const MEGABYTE = 1024 * 1024;
 
@@ -79,11 +91,16 @@ function invalidCsv(message: string): ImportParseError {
  * breaks and doubled quotes; a quote inside an unquoted cell is just a character. A UTF-8 byte
  * order mark is dropped (Ruby would keep it in the first header). Rows of only blank cells are
  * left out, where Sure would make rows that fail as "Date is required".
+ *
+ * Read in turns: the text goes to the parser a chunk at a time and the event loop is given back
+ * about every 10 ms (ndjson/turns.ts), so a 10 MB file (half a second of parsing) never holds
+ * finance's one event loop, and a read whose caller has gone (`signal`) stops between chunks.
  */
-export function parseCsvTable(text: string, options: CsvTableOptions): CsvTable {
+export async function parseCsvTable(text: string, options: CsvTableOptions): Promise<CsvTable> {
   const limits = options.limits ?? IMPORT_CSV_LIMITS;
   const rowsToSkip = options.rowsToSkip ?? 0;
   const keepRows = options.keepRows ?? true;
+  const stopAfterRows = options.stopAfterRows ?? Infinity;
   assertCsvSize(text, limits.maxBytes, options.source);
   const unstorable = unstorableTextOf(text);
   if (unstorable) throw invalidCsv(`The content ${unstorable.message}: is it a CSV text file?`);
@@ -109,21 +126,45 @@ export function parseCsvTable(text: string, options: CsvTableOptions): CsvTable 
       throw new ImportParseError("max_row_count_exceeded", `The file has more than ${limits.maxRows} rows, the most one import can take.`);
     }
     if (keepRows) rows.push(cells);
+    if (rowCount >= stopAfterRows) throw ENOUGH_ROWS;
     return null;
   };
 
+  const parser = parse({
+    delimiter: options.colSep,
+    record_delimiter: ["\r\n", "\n", "\r"],
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // A row holds at most maxColumns cells of maxCellLength: a bigger one fails while it is read.
+    max_record_size: limits.maxColumns * limits.maxCellLength,
+    on_record: onRecord,
+  });
+  // Records are taken by on_record (it keeps none in the stream): the stream only has to flow.
+  parser.resume();
+  const ended = finished(parser);
+  // Settled while the loop below waits its turn: handled here, awaited (and its error read) below.
+  ended.catch(() => undefined);
   try {
-    parse(content, {
-      delimiter: options.colSep,
-      record_delimiter: ["\r\n", "\n", "\r"],
-      relax_quotes: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      // A row holds at most maxColumns cells of maxCellLength: a bigger one fails while it is read.
-      max_record_size: limits.maxColumns * limits.maxCellLength,
-      on_record: onRecord,
-    });
+    const turns = new Turns();
+    // Each chunk is parsed as it is written (the parser is a synchronous transform).
+    for (let at = 0; at < content.length && !parser.destroyed;) {
+      let end = Math.min(at + CHUNK_CHARS, content.length);
+      // Never between the two halves of a surrogate pair (each half alone would be written as U+FFFD).
+      if (end < content.length && isHighSurrogate(content.charCodeAt(end - 1))) end--;
+      parser.write(content.slice(at, end));
+      at = end;
+      if (turns.due(32)) {
+        await turns.pause();
+        options.signal?.throwIfAborted();
+      }
+    }
+    parser.end();
+    await ended;
   } catch (err) {
+    parser.destroy();
+    await ended.catch(() => undefined);
+    if (err === ENOUGH_ROWS) return { headers: headers ?? [], rows, rowCount };
     if (err instanceof ImportParseError) throw err;
     if (err instanceof CsvError) {
       if (err.code === "CSV_MAX_RECORD_SIZE") throw invalidCsv(`A row is longer than ${limits.maxColumns * limits.maxCellLength} characters`);

@@ -24,6 +24,8 @@ export interface CsvPreflightInput {
   /** How the content came (names the size error: file_too_large or content_too_large). */
   source?: "file" | "content";
   limits?: CsvLimits;
+  /** The caller has gone: the read stops. */
+  signal?: AbortSignal | undefined;
 }
 
 /** The labels the client sent, over the defaults: enough to name the required headers of a configuration that failed. */
@@ -46,10 +48,11 @@ function labelsOnly(params: unknown): ImportConfig {
  * invalid_csv); everything else is a 200 whose `valid` says whether it would import: a bad
  * configuration (validation_failed, the file unread), missing required headers, headers that
  * normalise alike (ours: Sure's preflight passes them and its import then fails), no data rows.
- * More rows than the type publishes is a warning. Rows are counted, not kept, so only the byte
- * cap bounds the count, as in Sure.
+ * More rows than the type publishes is a warning. Rows are counted, not kept, and the read stops
+ * at the first row past the most an import takes (Sure counts them all): rows_count is then
+ * that cap plus one, and the warning says there are more.
  */
-export function preflightCsvImport(input: CsvPreflightInput): ImportPreflight {
+export async function preflightCsvImport(input: CsvPreflightInput): Promise<ImportPreflight> {
   const limits = input.limits ?? IMPORT_CSV_LIMITS;
   assertCsvSize(input.content, limits.maxBytes, input.source);
   const content = {
@@ -78,12 +81,14 @@ export function preflightCsvImport(input: CsvPreflightInput): ImportPreflight {
   const skipIssue = rowsToSkipIssue(input.content, config.rows_to_skip);
   if (skipIssue !== null) return answer(config, 0, [], [], [{ code: "validation_failed", message: skipIssue }], []);
 
-  const table = parseCsvTable(input.content, {
+  const table = await parseCsvTable(input.content, {
     colSep: config.col_sep,
     rowsToSkip: config.rows_to_skip,
     limits: { ...limits, maxRows: Number.MAX_SAFE_INTEGER },
     source: input.source,
     keepRows: false,
+    stopAfterRows: Math.max(limits.maxRows, importMaxRowCount(input.type)) + 1,
+    signal: input.signal,
   });
   const missing = missingRequiredHeaders(input.type, table.headers, config);
   const errors: ImportPreflightError[] = [];

@@ -1,3 +1,4 @@
+import { Turns } from "../ndjson/turns";
 import { ImportConfigParamsSchema } from "@hearth/contracts";
 import { DEFAULT_ROW_NAME } from "../parsing/sure-cells";
 import { StatementFileError } from "../statement-files/statement-file-error";
@@ -25,9 +26,9 @@ const present = (value: string | undefined) => (value === undefined || value ===
  * transaction section, an investment account (Sure's trades are not read here), or more than
  * one account's transactions.
  */
-export function readQifImport(content: string, options: StatementReadOptions): StatementFileRead {
+export async function readQifImport(content: string, options: StatementReadOptions): Promise<StatementFileRead> {
   // Opening Balance records are not rows: keep one record more than the cap so the count past it stays true.
-  const scan = scanQif(content, options.maxRows + 1);
+  const scan = await scanQif(content, options.maxRows + 1, options.signal);
   if (scan.types.length === 0) throw new StatementFileError("invalid_file_type", "The content is not a QIF file: it has no !Type: header");
   if (scan.accountType === null) {
     throw new StatementFileError("validation_failed", `The QIF file lists no transactions (its sections: ${scan.types.slice(0, 5).join(", ")})`);
@@ -57,7 +58,13 @@ export function readQifImport(content: string, options: StatementReadOptions): S
   const records = scan.records.filter((record) => !isOpeningBalance(record));
   const skipped = scan.records.length - records.length;
 
-  const rows = records.slice(0, options.maxRows).map((record, index) => {
+  const turns = new Turns();
+  const rows: StatementFileRead["rows"] = [];
+  for (const [index, record] of records.slice(0, options.maxRows).entries()) {
+    if (turns.due(4)) {
+      await turns.pause();
+      options.signal?.throwIfAborted();
+    }
     const dateText = record.fields.get("D") ?? "";
     const amountText = present(record.fields.get("T")) ?? record.fields.get("U") ?? "";
     const categoryText = record.fields.get("L") ?? "";
@@ -79,8 +86,8 @@ export function readQifImport(content: string, options: StatementReadOptions): S
       entityType: "",
       externalId: null,
     };
-    return statementRow(transaction, options.today);
-  });
+    rows.push(statementRow(transaction, options.today));
+  }
   return {
     rows,
     transactionCount: scan.recordCount - skipped,

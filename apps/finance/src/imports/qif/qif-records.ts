@@ -1,4 +1,5 @@
 import { StatementFileError } from "../statement-files/statement-file-error";
+import { Turns } from "../ndjson/turns";
 
 /** The caps one QIF file is read under: a hostile file fails with a clear error, in time linear in its size. */
 export const QIF_LIMITS = { maxLineLength: 32_768 } as const;
@@ -28,12 +29,18 @@ export interface QifScan {
 
 /**
  * Calls `visit` with each line of `text` (CRLF, LF or CR ends one) and its number, without
- * splitting the text into an array; a line past the cap makes the file unreadable.
+ * splitting the text into an array; a line past the cap makes the file unreadable. In turns: the
+ * event loop is given back about every 10 ms, and a read whose caller has gone stops there.
  */
-function forEachLine(text: string, visit: (line: string, number: number) => void): void {
+async function forEachLine(text: string, visit: (line: string, number: number) => void, signal?: AbortSignal): Promise<void> {
+  const turns = new Turns();
   let number = 0;
   let at = 0;
   while (at < text.length) {
+    if (turns.due()) {
+      await turns.pause();
+      signal?.throwIfAborted();
+    }
     let end = at;
     while (end < text.length && text[end] !== "\n" && text[end] !== "\r") end++;
     number++;
@@ -52,7 +59,7 @@ function forEachLine(text: string, visit: (line: string, number: number) => void
  * are the first section that lists some (not Tag, Cat, Security or Prices). Only `maxRecords`
  * of its records are kept; the rest are counted.
  */
-export function scanQif(text: string, maxRecords: number): QifScan {
+export async function scanQif(text: string, maxRecords: number, signal?: AbortSignal): Promise<QifScan> {
   const scan: QifScan = { types: [], accountType: null, transactionSections: 0, records: [], recordCount: 0 };
   let inAccountSection = false;
   let current: QifRecord = { fields: new Map(), split: false };
@@ -63,32 +70,36 @@ export function scanQif(text: string, maxRecords: number): QifScan {
     current = { fields: new Map(), split: false };
   };
 
-  forEachLine(text, (raw) => {
-    const line = raw.trim();
-    if (line === "") return;
-    if (line.startsWith("!")) {
-      if (inAccountSection) endRecord();
-      inAccountSection = false;
-      if (line.slice(0, 6).toLowerCase() !== "!type:") return;
-      const type = line.slice(6).trim();
-      scan.types.push(type);
-      if (METADATA_SECTIONS.has(type.toLowerCase())) return;
-      scan.transactionSections++;
-      if (scan.accountType === null) {
-        scan.accountType = type;
-        inAccountSection = true;
+  await forEachLine(
+    text,
+    (raw) => {
+      const line = raw.trim();
+      if (line === "") return;
+      if (line.startsWith("!")) {
+        if (inAccountSection) endRecord();
+        inAccountSection = false;
+        if (line.slice(0, 6).toLowerCase() !== "!type:") return;
+        const type = line.slice(6).trim();
+        scan.types.push(type);
+        if (METADATA_SECTIONS.has(type.toLowerCase())) return;
+        scan.transactionSections++;
+        if (scan.accountType === null) {
+          scan.accountType = type;
+          inAccountSection = true;
+        }
+        return;
       }
-      return;
-    }
-    if (!inAccountSection) return;
-    if (line === "^") {
-      endRecord();
-      return;
-    }
-    const code = line[0]!;
-    if (code === "S") current.split = true;
-    current.fields.set(code, line.slice(1).trim());
-  });
+      if (!inAccountSection) return;
+      if (line === "^") {
+        endRecord();
+        return;
+      }
+      const code = line[0]!;
+      if (code === "S") current.split = true;
+      current.fields.set(code, line.slice(1).trim());
+    },
+    signal,
+  );
   if (inAccountSection) endRecord();
   return scan;
 }

@@ -12,6 +12,8 @@ export interface StatementReadOptions {
   today: string;
   /** Transactions kept as rows; past it they are only counted. */
   maxRows: number;
+  /** The caller has gone: the read stops. */
+  signal?: AbortSignal | undefined;
 }
 
 /** A file read: its first `maxRows` transactions as rows, how many it has, and the configuration it was read with. */

@@ -37,9 +37,18 @@ export interface StatementUpload {
 }
 
 /** A file refused as a whole, answered with its 422. */
-function accepted<T>(read: () => T): T {
+function acceptedNow<T>(read: () => T): T {
   try {
     return read();
+  } catch (err) {
+    if (err instanceof StatementFileError || err instanceof ImportParseError) throw err.toAppError();
+    throw err;
+  }
+}
+
+async function accepted<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
   } catch (err) {
     if (err instanceof StatementFileError || err instanceof ImportParseError) throw err.toAppError();
     throw err;
@@ -50,11 +59,12 @@ function accepted<T>(read: () => T): T {
 function contentOf(upload: StatementUpload): string {
   if (upload.content === undefined || upload.content === "") throw new AppError("missing_content");
   const content = upload.content;
-  accepted(() => assertCsvSize(content, IMPORT_CSV_LIMITS.maxBytes, upload.filename !== undefined ? "file" : "content"));
+  acceptedNow(() => assertCsvSize(content, IMPORT_CSV_LIMITS.maxBytes, upload.filename !== undefined ? "file" : "content"));
   return content.startsWith("\uFEFF") ? content.slice(1) : content;
 }
 
-function readStatementFile(type: StatementFileType, content: string, options: Omit<StatementReadOptions, "maxRows">): StatementFileRead {
+/** Reads the file in turns of the event loop (a large upload's turn at the service is the large-body gate's). */
+function readStatementFile(type: StatementFileType, content: string, options: Omit<StatementReadOptions, "maxRows">): Promise<StatementFileRead> {
   const read = type === "OfxImport" ? readOfxImport : readQifImport;
   return accepted(() => read(content, { ...options, maxRows: importMaxRowCount(type) }));
 }
@@ -71,11 +81,16 @@ export async function createStatementImport(
   imports: ImportRepository,
   familyId: string,
   request: StatementUpload & { accountId: string | undefined; config: ImportConfig },
-  options: { currency: string; today: string; publish: boolean; queued: () => void },
+  options: { currency: string; today: string; publish: boolean; queued: () => void; signal?: AbortSignal | undefined },
 ): Promise<string> {
   if (request.accountId === undefined) throw AppError.validation([`account_id is required: a ${request.type}'s transactions go to one account`]);
   const content = contentOf(request);
-  const read = readStatementFile(request.type, content, { config: request.config, defaultCurrency: options.currency, today: options.today });
+  const read = await readStatementFile(request.type, content, {
+    config: request.config,
+    defaultCurrency: options.currency,
+    today: options.today,
+    signal: options.signal,
+  });
   const maxRows = importMaxRowCount(request.type);
   if (read.transactionCount > maxRows) {
     throw new AppError("max_row_count_exceeded", { message: `The file has more than ${maxRows} transactions, the most one import can take.` });
@@ -110,7 +125,11 @@ export async function createStatementImport(
  * with its row), no transactions (no_data_rows). More transactions than an import takes is a
  * warning, as for CSV.
  */
-export function preflightStatementImport(upload: StatementUpload, params: unknown, options: { currency: string; today: string }): ImportPreflight {
+export async function preflightStatementImport(
+  upload: StatementUpload,
+  params: unknown,
+  options: { currency: string; today: string; signal?: AbortSignal | undefined },
+): Promise<ImportPreflight> {
   const defaults = DEFAULT_UPLOAD[upload.type];
   const answer = (stats: ImportPreflight["stats"], errors: ImportPreflightError[], warnings: string[]): ImportPreflight => ({
     type: upload.type,
@@ -132,7 +151,12 @@ export function preflightStatementImport(upload: StatementUpload, params: unknow
   if (!config.success) {
     return answer({ rows_count: 0 }, config.error.issues.map((issue) => ({ code: "validation_failed", message: issue.message })).slice(0, 50), []);
   }
-  const read = readStatementFile(upload.type, content, { config: config.data, defaultCurrency: options.currency, today: options.today });
+  const read = await readStatementFile(upload.type, content, {
+    config: config.data,
+    defaultCurrency: options.currency,
+    today: options.today,
+    signal: options.signal,
+  });
   const invalid = read.rows.filter((row) => row.errors.length > 0);
   const errors: ImportPreflightError[] = invalid
     .slice(0, ERRORS_NAMED)
