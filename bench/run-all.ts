@@ -20,6 +20,7 @@ const BENCHES = [
   "assistant",
   "cold-start",
   "reliability",
+  "background-jobs",
 ];
 const only = process.env["BENCH_ONLY"]?.split(",").map((name) => name.trim());
 const here = fileURLToPath(new URL("./", import.meta.url));
