@@ -167,9 +167,10 @@ export function createFinanceService(deps: FinanceDeps) {
     router,
     // Imports carry their file as JSON text: up to 10 MB, escaped.
     maxBodyBytes: IMPORT_JSON_LIMIT_BYTES,
-    // One such upload handled at a time (read in turns beside every other request); families take
-    // turns at it, and one family's uploads past two waiting are refused (429) unread.
-    largeBodies: { thresholdBytes: 1024 * 1024, slots: 1, waiting: 8, waitingPerFamily: 2 },
+    // Two such uploads handled at once (read in turns beside every other request; two, so that a
+    // Sure upload waiting for an NDJSON read never holds them all); families take turns, and one
+    // family's uploads past two waiting, or waiting 5 s, are refused (429) unread.
+    largeBodies: { thresholdBytes: 1024 * 1024, slots: 2, waiting: 8, waitingPerFamily: 2, maxWaitMs: 5_000, maxBodyBytes: IMPORT_JSON_LIMIT_BYTES },
     log: deps.log,
     internalAuthSecret: deps.internalAuthSecret,
     readiness: databaseReadiness(db),

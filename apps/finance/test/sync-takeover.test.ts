@@ -219,6 +219,26 @@ describe("a long balance sync", () => {
   });
 });
 
+describe("a balance sync that failed", () => {
+  it("is tried again when the database failed it, and ends completed; one that failed on its figures is written failed at once", async () => {
+    const { call, account } = await checkingWithHistory();
+    let failures = 1;
+    const flaky = syncRunner(async (accountId, windowStart) => {
+      if (failures-- > 0) throw new Error("Connection terminated unexpectedly");
+      return realMaterialize(accountId, windowStart);
+    });
+    leftovers.push(() => flaky.stop());
+    await call("transactions.create", { transaction: { account_id: account.id, date: "2026-02-20", amount: 3, name: "Flaky" } });
+    flaky.start();
+    const sync = await eventually(() => finance.db.sync.findFirstOrThrow({ where: { syncableId: account.id, status: "syncing" } }));
+    await eventually(async () =>
+      expect(await finance.db.sync.findUniqueOrThrow({ where: { id: sync.id } })).toMatchObject({ status: "completed", error: null }),
+    );
+    expect(await jobOf(sync.id)).toMatchObject({ status: "succeeded", attempts: 2, lastError: "Connection terminated unexpectedly" });
+    expect((await call("accounts.get", { id: account.id })).balance_cents).toBe(100000 - 4000 - 7500 + 30000 - 300);
+  });
+});
+
 describe("families at the sync queue", () => {
   it("take turns: a family's one sync starts within a second behind another family's 300, and all of those finish", async () => {
     const [busyActor, quietActor] = [newActor(), newActor()];

@@ -18,6 +18,14 @@ interface Waiter {
   start: () => void;
 }
 
+/** The task's caller gave up while it waited: its place in the line is gone, and it never ran. */
+export class SemaphoreWaitAborted extends Error {
+  constructor(readonly reason: unknown) {
+    super("gave up waiting for a slot");
+    this.name = "SemaphoreWaitAborted";
+  }
+}
+
 /**
  * At most `size` tasks at once. A slot freed goes to the owner with the fewest tasks running, then
  * to the one served longest ago (or never), then to the longest waiter: one family's many tasks
@@ -51,12 +59,12 @@ export class Semaphore {
    * `maxQueued`, a task that would wait behind that many others is refused (SemaphoreFull) instead;
    * with its owner's `maxQueuedOfKey`, one that would wait behind that many of its owner's own.
    */
-  async run<T>(task: () => Promise<T>, maxQueued = Infinity, owner: TaskOwner = { key: "" }): Promise<T> {
+  async run<T>(task: () => Promise<T>, maxQueued = Infinity, owner: TaskOwner = { key: "" }, signal?: AbortSignal): Promise<T> {
     if (this.running >= this.size) {
       const own = this.waiting.filter((waiter) => waiter.key === owner.key).length;
       if (this.waiting.length >= maxQueued || own >= (owner.maxQueuedOfKey ?? Infinity)) throw new SemaphoreFull(this.waiting.length);
     }
-    await this.acquire(owner.key);
+    await this.acquire(owner.key, signal);
     try {
       return await task();
     } finally {
@@ -64,14 +72,33 @@ export class Semaphore {
     }
   }
 
-  private acquire(key: string): Promise<void> {
+  /** A slot now, or a place in the line that `signal` gives up (SemaphoreWaitAborted). */
+  private acquire(key: string, signal?: AbortSignal): Promise<void> {
     if (this.running < this.size) {
       this.running++;
       this.count(key, 1);
       this.servedAt.set(key, ++this.served);
       return Promise.resolve();
     }
-    return new Promise((start) => this.waiting.push({ key, start }));
+    if (signal?.aborted) return Promise.reject(new SemaphoreWaitAborted(signal.reason));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        key,
+        start: () => {
+          signal?.removeEventListener("abort", giveUp);
+          resolve();
+        },
+      };
+      const giveUp = () => {
+        const at = this.waiting.indexOf(waiter);
+        if (at === -1) return; // started meanwhile
+        this.waiting.splice(at, 1);
+        this.forget(key);
+        reject(new SemaphoreWaitAborted(signal!.reason));
+      };
+      signal?.addEventListener("abort", giveUp, { once: true });
+      this.waiting.push(waiter);
+    });
   }
 
   private release(key: string): void {

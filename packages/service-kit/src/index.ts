@@ -12,7 +12,7 @@ export {
   weakSecretReason,
 } from "./config";
 export { createLogger, REDACTED_PATHS, type LogDestination, type Logger } from "./logger";
-export { createInternalSigner, createInternalVerifier, INTERNAL_AUTH_HEADER } from "./internal-auth";
+export { createInternalSigner, createInternalVerifier, INTERNAL_AUTH_HEADER, internalTokenOf } from "./internal-auth";
 export { createPrismaClient, databaseUrlOf, pgPoolOf } from "./prisma";
 export { onShutdown } from "./shutdown";
 export { messagesOf } from "./zod-messages";
@@ -63,4 +63,4 @@ export {
 export { classifyAddress, refusalOf, addressRefusal, type AddressClass } from "./net/address-classes";
 export { createPollingLoop, type PollingLoop } from "./workers/polling-loop";
 export { batchTransactionOptions, deleteInShrinkingBatches, limitBatch, type BatchTimeouts } from "./workers/purge-batches";
-export { Semaphore, SemaphoreFull, type TaskOwner } from "./fair-semaphore";
+export { Semaphore, SemaphoreFull, SemaphoreWaitAborted, type TaskOwner } from "./fair-semaphore";

@@ -9,6 +9,12 @@ const REUSE_SECONDS = LIFETIME_SECONDS / 2;
 const MAX_CACHED = 10_000;
 const REQUEST_ID_PARAM = "; request-id=";
 
+/** The token part of the internal header (`<jwt>; request-id=<id>`), whatever the id holds. */
+export function internalTokenOf(header: string): string {
+  const at = header.indexOf(REQUEST_ID_PARAM);
+  return at === -1 ? header : header.slice(0, at);
+}
+
 /**
  * Internal calls carry the verified request context: who calls, and for which user and family,
  * as a short-lived HS256 JWT addressed to one service (a service reached without one, or with one

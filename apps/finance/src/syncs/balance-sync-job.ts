@@ -19,10 +19,14 @@ export interface BalanceSyncDeps {
   afterRun?(familyId: string): Promise<void>;
 }
 
-/** What a failed sync shows: our own messages are safe to show, anything else is summarised. */
-function publicMessageOf(err: unknown): string {
+/**
+ * A recomputation that failed on the family's figures (a missing rate) would fail again: it is
+ * written on the sync for people to see. Anything else (the database, a timeout) is rethrown
+ * for the runner to retry.
+ */
+function figuresFailure(err: unknown): string {
   if (err instanceof MissingExchangeRate) return err.message;
-  return "Balance calculation failed";
+  throw err;
 }
 
 type SyncJob = RunningJob<object, FinanceTx>;
@@ -32,8 +36,9 @@ type SyncJob = RunningJob<object, FinanceTx>;
  * per sync row, queued with the change that needs it. Families take turns, so one family's
  * hundreds of syncs never hold up another's one. A worker that dies is
  * taken over at once and the run starts again from its window's first day; a worker that lost its
- * job writes no outcome. A failed recomputation is recorded on the sync, not retried (it would
- * fail again); an error of the database is retried by the runner. The reconcile queues the daily
+ * job writes no outcome. A recomputation that failed on the figures is recorded on the sync, not
+ * retried (it would fail again); any other error is retried by the runner, and written on the sync
+ * once its attempts are spent. The reconcile queues the daily
  * family syncs and any sync left without a job.
  */
 export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinition<object, FinanceTx> {
@@ -60,8 +65,8 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
       await matcher.match(sync.familyId, { accountId: sync.syncableId, since: sync.windowStart ? addDays(sync.windowStart, -MATCH_WINDOW_DAYS) : null });
       outcome = { windowEnd: result.to };
     } catch (err) {
+      outcome = { error: figuresFailure(err) };
       log.warn({ err, sync_id: sync.id }, "account sync failed");
-      outcome = { error: publicMessageOf(err) };
     }
     await finish(job, sync.id, outcome);
   }
@@ -77,9 +82,9 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
       try {
         outcome = { windowEnd: (await materialize(accountId, null)).to };
       } catch (err) {
+        outcome = { error: figuresFailure(err) };
         failures++;
         log.warn({ err, sync_id: child.id }, "account sync failed");
-        outcome = { error: publicMessageOf(err) };
       }
       await held(job, (tx) => queries.finish(tx, child.id, outcome));
     }
@@ -89,8 +94,8 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
       await matcher.match(sync.familyId);
       outcome = failures > 0 ? { error: `${failures} of ${accountIds.length} accounts failed to sync` } : {};
     } catch (err) {
+      outcome = { error: figuresFailure(err) };
       log.warn({ err, sync_id: sync.id }, "family sync failed");
-      outcome = { error: publicMessageOf(err) };
     }
     await finish(job, sync.id, outcome);
   }

@@ -5,6 +5,9 @@ import { dateOf } from "../ledger/dates";
 import { familyCategoryNamed, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "./transfer-categories";
 import type { OutflowKind } from "./transfer-kinds";
 
+/** Two syncs of a family may match at once and wait on its lock: more than Prisma's 2 s wait and 5 s run. */
+const MATCH_TRANSACTION = { maxWait: 30_000, timeout: 120_000 } as const;
+
 /** An outflow and an inflow that could be the two sides of one transfer. */
 export interface MatchCandidate {
   outflow_id: string;
@@ -239,7 +242,7 @@ export function createTransferMatchQueries(db: FinanceDb) {
           await tx.entry.updateMany({ where: { id: { in: contributions }, categoryId: null }, data: { categoryId: category } });
         }
         return created.length;
-      });
+      }, MATCH_TRANSACTION);
     },
   };
 }

@@ -16,8 +16,8 @@ import {
 import { actorProcedure, appErrorToTrpc, internalProcedure, t, type ActorContext, type ServiceContext } from "./server";
 
 /**
- * A route's handler. `signal` aborts when the caller has gone (the gateway gave up or its client
- * disconnected): long work (reading a large file) stops there.
+ * A route's handler. `signal` aborts when the caller's connection closes (the gateway gave up
+ * after its timeout): long work (reading a large file) stops there.
  */
 export type RouteHandler<K extends keyof Routes> = (opts: {
   ctx: ActorContext;

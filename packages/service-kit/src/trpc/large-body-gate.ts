@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeJwt } from "jose";
 import type { WireAppError } from "@hearth/contracts";
-import { Semaphore, SemaphoreFull } from "../fair-semaphore";
-import { INTERNAL_AUTH_HEADER } from "../internal-auth";
+import { Semaphore, SemaphoreFull, SemaphoreWaitAborted } from "../fair-semaphore";
+import { INTERNAL_AUTH_HEADER, internalTokenOf } from "../internal-auth";
 
 export interface LargeBodyGateOptions {
   /** A body larger than this (or of unknown length) waits its turn; smaller ones never wait. */
@@ -12,6 +12,10 @@ export interface LargeBodyGateOptions {
   /** Large requests that may wait at once; past it, and past one family's share, they are refused (429). */
   waiting: number;
   waitingPerFamily: number;
+  /** A request waits at most this long for its turn, then is refused (429): well under its caller's timeout. */
+  maxWaitMs: number;
+  /** Bodies over this are refused by the handler anyway (413): they do not queue for it. */
+  maxBodyBytes: number;
 }
 
 /**
@@ -20,41 +24,58 @@ export interface LargeBodyGateOptions {
  * arriving together held every other family's requests for 300 to 450 ms. At most `slots` are
  * handled at once (from the first byte read to the answer sent); the others wait unread, a slot
  * freed going to the family with the fewest large requests running, then the longest waiter.
- * A family past its share of the waiting line is answered 429 at once, its body never parsed.
- * The family is read from the internal token without verifying it (only for taking turns: the
- * handler verifies the token as always).
+ * A family past its share of the waiting line is answered 429 at once, its body never parsed; so
+ * is a request that waited `maxWaitMs`, and one whose caller gave up leaves the line. The family
+ * is read from the internal token without verifying it (only for taking turns: the handler
+ * verifies the token as always; only services on the internal network can send one).
  */
 export function createLargeBodyGate(options: LargeBodyGateOptions) {
   const turns = new Semaphore(options.slots);
   return (req: IncomingMessage, res: ServerResponse, handle: () => void): void => {
     // A body of unknown length (chunked) may be large too; a request without one (a GET) never is.
     const declared = req.headers["content-length"];
-    const large = declared !== undefined ? Number(declared) > options.thresholdBytes : req.headers["transfer-encoding"] !== undefined;
-    if (!large) return handle();
+    const length = declared === undefined ? null : Number(declared);
+    const large = length !== null ? length > options.thresholdBytes : req.headers["transfer-encoding"] !== undefined;
+    if (!large || (length !== null && length > options.maxBodyBytes)) return handle();
+    const waiting = new AbortController();
+    const timer = setTimeout(() => waiting.abort(new Error("waited too long")), options.maxWaitMs);
+    const gone = () => waiting.abort(new Error("the caller has gone"));
+    res.once("close", gone);
+    const started = () => {
+      clearTimeout(timer);
+      res.off("close", gone);
+    };
     turns
       .run(
         () =>
           new Promise<void>((done) => {
-            // Its caller gave up while it waited: the slot goes on at once.
+            started();
+            // Its caller gave up as its turn came: the slot goes on at once.
             if (res.closed || req.destroyed) return done();
             res.once("close", done);
             handle();
           }),
         options.waiting,
         { key: familyOf(req), maxQueuedOfKey: options.waitingPerFamily },
+        waiting.signal,
       )
       .catch((err: unknown) => {
-        if (!(err instanceof SemaphoreFull)) throw err;
-        refuseBusy(req, res);
+        started();
+        if (err instanceof SemaphoreFull || err instanceof SemaphoreWaitAborted) {
+          if (!res.closed) refuseBusy(req, res);
+          else req.destroy();
+          return;
+        }
+        throw err;
       });
   };
 }
 
 function familyOf(req: IncomingMessage): string {
-  const token = req.headers[INTERNAL_AUTH_HEADER];
-  if (typeof token !== "string") return "";
+  const header = req.headers[INTERNAL_AUTH_HEADER];
+  if (typeof header !== "string") return "";
   try {
-    const claims = decodeJwt(token) as { ctx?: { actor?: { familyId?: unknown } | null } };
+    const claims = decodeJwt(internalTokenOf(header)) as { ctx?: { actor?: { familyId?: unknown } | null } };
     const familyId = claims.ctx?.actor?.familyId;
     return typeof familyId === "string" ? familyId : "";
   } catch {

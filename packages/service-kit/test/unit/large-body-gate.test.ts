@@ -20,8 +20,8 @@ afterEach(async () => {
 });
 
 /** A server behind the gate (one slot, 16 KiB threshold) whose handler reads the body, then answers when the test lets it. */
-async function gatedServer() {
-  const gate = createLargeBodyGate({ thresholdBytes: 16 * 1024, slots: 1, waiting: 4, waitingPerFamily: 2 });
+async function gatedServer(maxWaitMs = 5_000) {
+  const gate = createLargeBodyGate({ thresholdBytes: 16 * 1024, slots: 1, waiting: 4, waitingPerFamily: 2, maxWaitMs, maxBodyBytes: 1024 * 1024 });
   const started: string[] = [];
   const release: (() => void)[] = [];
   const server = createServer((req, res) =>
@@ -36,9 +36,11 @@ async function gatedServer() {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const send = async (name: string, familyId: string, body: string) => {
+  const send = async (name: string, familyId: string, body: string, signal?: AbortSignal) => {
     const token = await new SignJWT({ ctx: { actor: { familyId } } }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("unverified here"));
-    const res = await fetch(url, { method: "POST", headers: { "x-name": name, [INTERNAL_AUTH_HEADER]: token }, body });
+    // As the gateway sends it: the client's request id after the token (dots and all).
+    const header = `${token}; request-id=client.chosen.${name}`;
+    const res = await fetch(url, { method: "POST", headers: { "x-name": name, [INTERNAL_AUTH_HEADER]: header }, body, ...(signal ? { signal } : {}) });
     return { status: res.status, body: await res.text() };
   };
   return { started, release, send, url };
@@ -94,5 +96,28 @@ describe("the large-body gate", () => {
     }
     expect(started).not.toContain("a4");
     expect((await Promise.all([holding, ...waiting, other])).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it("refuses a large body that waited its longest, and gives a waiting place back when its caller gives up", async () => {
+    const { started, release, send } = await gatedServer(300);
+    const holding = send("a1", "family-a", LARGE);
+    await until(() => started.length === 1);
+    const waited = performance.now();
+    const tooLong = await send("a2", "family-a", LARGE);
+    expect(tooLong.status).toBe(429);
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(250);
+    // Two of the family's wait, then their caller gives up: the family may wait again.
+    const callers = [new AbortController(), new AbortController()];
+    const abandoned = callers.map((caller, i) => send(`gone${i}`, "family-a", LARGE, caller.signal).catch(() => null));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const caller of callers) caller.abort();
+    await Promise.all(abandoned);
+    const again = send("a3", "family-a", LARGE);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release.shift()!();
+    await until(() => started.includes("a3"));
+    release.shift()!();
+    expect((await Promise.all([holding, again])).map((answer) => answer.status)).toEqual([200, 200]);
+    expect(started).toEqual(["a1", "a3"]);
   });
 });

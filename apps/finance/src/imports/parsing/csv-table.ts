@@ -110,7 +110,9 @@ export async function parseCsvTable(text: string, options: CsvTableOptions): Pro
   const rows: string[][] = [];
   let rowCount = 0;
 
-  const onRecord = (record: string[], context: { lines: number }): null => {
+  // Set when a record ended the read (an error or enough rows): the parser errors on the next tick, so the loop checks this.
+  let recordEnded = false;
+  const readRecord = (record: string[], context: { lines: number }): null => {
     const line = context.lines + rowsToSkip;
     if (record.length > limits.maxColumns) throw invalidCsv(`Line ${line} has ${record.length} columns; at most ${limits.maxColumns} are read`);
     const cells = record.map((cell) => cell.trim());
@@ -128,6 +130,14 @@ export async function parseCsvTable(text: string, options: CsvTableOptions): Pro
     if (keepRows) rows.push(cells);
     if (rowCount >= stopAfterRows) throw ENOUGH_ROWS;
     return null;
+  };
+  const onRecord = (record: string[], context: { lines: number }): null => {
+    try {
+      return readRecord(record, context);
+    } catch (err) {
+      recordEnded = true;
+      throw err;
+    }
   };
 
   const parser = parse({
@@ -148,7 +158,7 @@ export async function parseCsvTable(text: string, options: CsvTableOptions): Pro
   try {
     const turns = new Turns();
     // Each chunk is parsed as it is written (the parser is a synchronous transform).
-    for (let at = 0; at < content.length && !parser.destroyed;) {
+    for (let at = 0; at < content.length && !recordEnded && !parser.destroyed;) {
       let end = Math.min(at + CHUNK_CHARS, content.length);
       // Never between the two halves of a surrogate pair (each half alone would be written as U+FFFD).
       if (end < content.length && isHighSurrogate(content.charCodeAt(end - 1))) end--;

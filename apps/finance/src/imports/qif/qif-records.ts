@@ -1,5 +1,5 @@
 import { StatementFileError } from "../statement-files/statement-file-error";
-import { Turns } from "../ndjson/turns";
+import { lineUnits, Turns } from "../ndjson/turns";
 
 /** The caps one QIF file is read under: a hostile file fails with a clear error, in time linear in its size. */
 export const QIF_LIMITS = { maxLineLength: 32_768 } as const;
@@ -37,17 +37,19 @@ async function forEachLine(text: string, visit: (line: string, number: number) =
   let number = 0;
   let at = 0;
   while (at < text.length) {
-    if (turns.due()) {
-      await turns.pause();
-      signal?.throwIfAborted();
-    }
     let end = at;
-    while (end < text.length && text[end] !== "\n" && text[end] !== "\r") end++;
+    // Past the cap the line is refused: it is not scanned to its end.
+    while (end < text.length && text[end] !== "\n" && text[end] !== "\r" && end - at <= QIF_LIMITS.maxLineLength) end++;
     number++;
     if (end - at > QIF_LIMITS.maxLineLength) {
       throw new StatementFileError("invalid_file_type", `The QIF file could not be read: line ${number} is longer than ${QIF_LIMITS.maxLineLength} characters`);
     }
     visit(text.slice(at, end), number);
+    // A long line is more work than a short one: counted by its length.
+    if (turns.due(lineUnits(end - at))) {
+      await turns.pause();
+      signal?.throwIfAborted();
+    }
     at = end + (text[end] === "\r" && text[end + 1] === "\n" ? 2 : 1);
   }
 }
