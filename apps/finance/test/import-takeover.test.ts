@@ -85,6 +85,58 @@ describe("a publish whose worker lost its job", () => {
     }
   });
 
+  it("stops between two batches when its service stops, goes back to the queue unfinished, and is published whole by the next instance", async () => {
+    // The service's own runner rests: the case's runners publish.
+    await finance.parts.jobs.stop();
+    const actor = newActor();
+    const call = financeAs(finance, actor);
+    const account = await call("accounts.create", { account: { name: "Checking", account_type: "depository", balance: 100 } });
+    const rows = 10_000;
+    const csv = ["date,amount,name", ...Array.from({ length: rows }, (_, i) => `2024-02-${String(1 + (i % 28)).padStart(2, "0")},-${1 + i}.00,Item ${i}`)].join(
+      "\n",
+    );
+    const created = await call("imports.create", {
+      type: "TransactionImport",
+      account_id: account.id,
+      raw_file_content: csv,
+      publish: true,
+      date_format: "%Y-%m-%d",
+    });
+    const importId = created.data.id as string;
+    const runner = () =>
+      createJobRunner({
+        databaseUrl: databaseUrlOf(finance.db),
+        db: finance.db,
+        log: pino({ level: "silent" }),
+        definitions: [importPublishJob(finance.db, createImportRepository(finance.db), pino({ level: "silent" }))],
+        pollMs: 50,
+        heartbeatMs: 100,
+      });
+    const stopping = runner();
+    stopping.start();
+    await eventually(
+      async () => {
+        const row = await finance.db.import.findUniqueOrThrow({ where: { id: importId } });
+        if (row.rowsDone < 1_000) throw new Error(`${row.rowsDone} rows written so far`);
+      },
+      { intervalMs: 5 },
+    );
+    await stopping.stop({ interrupt: true });
+    // Stopped mid-way: nothing of it kept, the import still waiting, its attempt not counted.
+    expect(await finance.db.entry.count({ where: { importId } })).toBe(0);
+    expect(await finance.db.import.findUniqueOrThrow({ where: { id: importId } })).toMatchObject({ status: "importing" });
+    expect(await finance.db.job.findFirstOrThrow({ where: { subjectId: importId } })).toMatchObject({ status: "queued", attempts: 0 });
+
+    const next = runner();
+    try {
+      await next.drain(IMPORT_PUBLISH_QUEUE);
+    } finally {
+      await next.stop();
+    }
+    expect(await finance.db.entry.count({ where: { importId } })).toBe(rows);
+    expect(await finance.db.import.findUniqueOrThrow({ where: { id: importId } })).toMatchObject({ status: "complete", rowsDone: rows });
+  });
+
   it("is queued again when an import was left importing without a job (a deploy, a restore): the next runner to start publishes it", async () => {
     const actor = newActor();
     const imports = createImportRepository(finance.db);

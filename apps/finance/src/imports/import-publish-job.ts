@@ -38,8 +38,11 @@ export function importPublishJob(db: FinanceDb, imports: ImportRepository, log: 
       if (!publish) throw new JobFailure(`${found.type} publishing is not available yet.`);
       // Checked where every publish goes, whichever way it was asked for (Sure's Import#publish).
       if (found.rowsCount > publishRowCap(found.type)) throw new JobFailure("Import has too many rows to publish.");
+      // Between two batches: a cancel, a lost job or a stopping service ends the publish there (its
+      // transaction rolls back), not after the last batch.
       const progress = (rowsDone: number) =>
         db.$transaction(async (tx) => {
+          job.signal.throwIfAborted();
           await job.assertHeld(tx);
           await imports.progress(tx, found.id, rowsDone);
         });
@@ -55,6 +58,8 @@ export function importPublishJob(db: FinanceDb, imports: ImportRepository, log: 
         );
         log.info({ importId: found.id }, "import published");
       } catch (err) {
+        // Stopped by its signal: the runner ends it as the signal's reason says (released, cancelled, lost).
+        if (job.signal.aborted) throw job.signal.reason;
         if (err instanceof JobLost || err instanceof PublishError) throw err instanceof PublishError ? new JobFailure(err.message) : err;
         log.error({ err, importId: found.id }, "import publish failed");
         throw new JobFailure("The import could not be published");
