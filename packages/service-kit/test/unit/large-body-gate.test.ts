@@ -6,6 +6,8 @@ import { INTERNAL_AUTH_HEADER } from "../../src/internal-auth";
 import { createLargeBodyGate } from "../../src/trpc/large-body-gate";
 
 const LARGE = "x".repeat(64 * 1024);
+/** Long enough for a request sent to reach the gate, on a busy machine too: the cases rely on the order of arrival. */
+const ARRIVED_MS = 250;
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(
@@ -57,9 +59,9 @@ describe("the large-body gate", () => {
     const answers = [send("a1", "family-a", LARGE)];
     await until(() => started.length === 1);
     answers.push(send("a2", "family-a", LARGE));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, ARRIVED_MS));
     answers.push(send("b1", "family-b", LARGE));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, ARRIVED_MS));
     answers.push(send("small", "family-a", "{}"));
     await until(() => started.includes("small"));
     // A request without a body (a query) is never held either.
@@ -83,7 +85,7 @@ describe("the large-body gate", () => {
     const holding = send("a1", "family-a", LARGE);
     await until(() => started.length === 1);
     const waiting = [send("a2", "family-a", LARGE), send("a3", "family-a", LARGE)];
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, ARRIVED_MS));
     const refused = await send("a4", "family-a", LARGE);
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.body)).toMatchObject({
