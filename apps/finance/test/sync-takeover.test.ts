@@ -4,6 +4,7 @@
 // carry over, case by case, the lease tests of the sync worker the runner replaced
 // (sync-leases.test.ts): where a lapsed lease made the run "stale" and queued a new one, the
 // job is now taken over and the same run finishes.
+import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrlOf } from "@hearth/service-kit";
@@ -11,6 +12,7 @@ import { createJobRunner, type JobRunner } from "@hearth/service-kit/jobs";
 import { createAccountRepository } from "../src/accounts/account-repository";
 import { materializeBalances } from "../src/balances/balance-materializer";
 import { balanceSyncJob } from "../src/syncs/balance-sync-job";
+import { RECURRING_SCAN_QUEUE, requestRecurringScan } from "../src/recurring/recurring-scan-queries";
 import { BALANCE_SYNC_QUEUE, createSyncQueueQueries } from "../src/syncs/sync-queue-queries";
 import { createTransferMatchQueries } from "../src/transfers/transfer-match-queries";
 import { createTransferMatcher } from "../src/transfers/transfer-matcher";
@@ -51,6 +53,7 @@ function syncRunner(materialize: Materialize = realMaterialize, options: { heart
         materialize,
         matcher: createTransferMatcher(createTransferMatchQueries(finance.db)),
         log: silent,
+        afterRun: async (familyId) => void (await requestRecurringScan(finance.db, familyId, 60_000)),
       }),
     ],
   });
@@ -240,6 +243,31 @@ describe("a balance sync that failed", () => {
     );
     expect(await jobOf(sync.id)).toMatchObject({ status: "succeeded", attempts: 2, lastError: "Connection terminated unexpectedly" });
     expect((await call("accounts.get", { id: account.id })).balance_cents).toBe(100000 - 4000 - 7500 + 30000 - 300);
+  });
+});
+
+describe("a balance sync that ends failed without running", () => {
+  it("still asks for the family's recurring scan (skipped while the sync was open)", async () => {
+    const { actor, call, account } = await checkingWithHistory();
+    await call("transactions.create", { transaction: { account_id: account.id, date: "2026-02-21", amount: 4, name: "Never synced" } });
+    const sync = await finance.db.sync.findFirstOrThrow({ where: { syncableId: account.id, status: "pending" } });
+    await finance.db.job.deleteMany({ where: { queue: RECURRING_SCAN_QUEUE, familyId: actor.familyId } });
+    // Its workers died while running it as often as it may be tried: the next claim ends it failed, unrun.
+    await finance.db.job.updateMany({
+      where: { subjectId: sync.id },
+      data: { status: "running", attempts: 5, leaseToken: randomUUID(), heartbeatAt: new Date(), startedAt: new Date() },
+    });
+    const runner = syncRunner();
+    try {
+      await runner.drain(BALANCE_SYNC_QUEUE);
+    } finally {
+      await runner.stop();
+    }
+    expect(await finance.db.sync.findUniqueOrThrow({ where: { id: sync.id } })).toMatchObject({
+      status: "failed",
+      error: "The job was interrupted 5 times and was not finished.",
+    });
+    expect(await finance.db.job.count({ where: { queue: RECURRING_SCAN_QUEUE, familyId: actor.familyId, status: "queued" } })).toBe(1);
   });
 });
 

@@ -15,7 +15,7 @@ export interface BalanceSyncDeps {
   materialize(accountId: string, windowStart: string | null): Promise<{ to: string | null }>;
   matcher: TransferMatcher;
   log: Logger;
-  /** Called after each run ends, done or failed (recurring detection asks for a debounced scan of the family); must not throw. */
+  /** Called after each run ends, done or failed, and when a sync ends failed without running (recurring detection asks for a debounced scan of the family); must not throw. */
   afterRun?(familyId: string): Promise<void>;
 }
 
@@ -124,7 +124,12 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
         await afterRun?.(sync.familyId);
       }
     },
-    failed: (tx, job, reason) => (job.subjectId ? queries.fail(tx, job.subjectId, reason) : Promise.resolve()),
+    async failed(tx, job, reason) {
+      if (!job.subjectId) return;
+      await queries.fail(tx, job.subjectId, reason);
+      // A scan skipped while this sync was open waits for the scan its end asks for: failed or not.
+      await afterRun?.(job.familyId);
+    },
     async reconcile() {
       const daily = await queries.queueDailyFamilySyncs(todayIso());
       if (daily > 0) log.info({ queued: daily }, "queued daily family syncs");
