@@ -28,7 +28,7 @@ const db = system.db.finance;
 const api = apiClient(system.url);
 let failed = false;
 try {
-  const quietSyncsDone = (familyId: string) =>
+  const syncsDone = (familyId: string) =>
     eventually(async () => {
       if ((await db.sync.count({ where: { familyId, status: { in: ["pending", "syncing"] } } })) > 0) throw new Error("sync open");
     });
@@ -42,7 +42,7 @@ try {
   );
   const accountId = account.body.id as string;
   const { familyId: writerFamily } = await db.account.findUniqueOrThrow({ where: { id: accountId } });
-  await quietSyncsDone(writerFamily);
+  await syncsDone(writerFamily);
   const endToEnd: number[] = [];
   const direct: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
@@ -77,7 +77,7 @@ try {
     if (created.status !== 201) throw new Error(`busy account: ${created.status}`);
   }
   const { familyId: busyFamily } = await db.account.findFirstOrThrow({ where: { name: "Account 0" }, orderBy: { createdAt: "desc" } });
-  await quietSyncsDone(busyFamily);
+  await syncsDone(busyFamily);
   // Every account of the busy family recomputed again, queued at once with their jobs.
   const [{ at: queuedAt }] = (await db.$queryRaw<{ at: Date }[]>`SELECT now() AS at`) as [{ at: Date }];
   await db.$executeRaw`
@@ -101,7 +101,7 @@ try {
   });
   const waitedMs = quietStarted.syncingAt!.getTime() - quietStarted.createdAt.getTime();
   const stillWaiting = await db.sync.count({ where: { familyId: busyFamily, status: "pending" } });
-  await eventually(() => quietSyncsDone(busyFamily), { timeoutMs: 600_000 });
+  await eventually(() => syncsDone(busyFamily), { timeoutMs: 600_000 });
   // The backlog: the busy family's syncs queued before the quiet family's.
   const ran = (await db.sync.findMany({ where: { familyId: busyFamily, parentId: null, createdAt: { gte: queuedAt, lte: quietSync.createdAt } } })).filter(
     (sync) => sync.syncingAt && sync.completedAt,

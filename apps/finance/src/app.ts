@@ -170,7 +170,7 @@ export function createFinanceService(deps: FinanceDeps) {
     // Two such uploads handled at once (read in turns beside every other request; two, so that a
     // Sure upload waiting for an NDJSON read never holds them all); families take turns, and one
     // family's uploads past two waiting, or waiting 5 s, are refused (429) unread.
-    largeBodies: { thresholdBytes: 1024 * 1024, slots: 2, waiting: 8, waitingPerFamily: 2, maxWaitMs: 5_000, maxBodyBytes: IMPORT_JSON_LIMIT_BYTES },
+    largeBodies: { thresholdBytes: 1024 * 1024, slots: 2, waiting: 8, waitingPerFamily: 2, maxWaitMs: 5_000 },
     log: deps.log,
     internalAuthSecret: deps.internalAuthSecret,
     readiness: databaseReadiness(db),

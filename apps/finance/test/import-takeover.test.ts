@@ -3,14 +3,10 @@
 // lease; the old worker, still blocked mid-publish, then writes nothing: its rows, its progress
 // and its end are rolled back, and the import ends complete with every row once.
 import pg from "pg";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrlOf } from "@hearth/service-kit";
-import { createJobRunner } from "@hearth/service-kit/jobs";
-import { importPublishJob } from "../src/imports/import-publish-job";
 import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue";
-import { createImportRepository } from "../src/imports/import-repository";
-import { emptyImport, eventually, financeAs, newActor, startFinance, type RunningFinance } from "./support";
+import { emptyImport, endJobConnection, eventually, financeAs, importPublishRunner, newActor, startFinance, type RunningFinance } from "./support";
 
 const ROWS = 2_000;
 let finance: RunningFinance;
@@ -32,13 +28,7 @@ describe("a publish whose worker lost its job", () => {
     // The publish writes every row, then bumps the family's ledger version: holding that row keeps it there.
     const blocker = new pg.Client({ connectionString: databaseUrlOf(finance.db) });
     await blocker.connect();
-    const other = createJobRunner({
-      databaseUrl: databaseUrlOf(finance.db),
-      db: finance.db,
-      log: pino({ level: "silent" }),
-      definitions: [importPublishJob(finance.db, createImportRepository(finance.db), pino({ level: "silent" }))],
-      heartbeatMs: 100,
-    });
+    const other = importPublishRunner(finance, { heartbeatMs: 100 });
     try {
       await blocker.query("BEGIN");
       await blocker.query("SELECT 1 FROM ledger_versions WHERE family_id = $1 FOR UPDATE", [actor.familyId]);
@@ -56,13 +46,7 @@ describe("a publish whose worker lost its job", () => {
       });
 
       // The worker's job connection ends, as with its process: the job's lock is free.
-      const { rows: ended } = await blocker.query<{ at: Date }>(
-        `SELECT now() AS at, pg_terminate_backend(pid) FROM pg_locks
-          WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            AND classid = ((hashtextextended('hearth.job:' || $1, 0) >> 32) & 4294967295)::oid`,
-        [(await finance.db.job.findFirstOrThrow({ where: { subjectId: importId } })).id],
-      );
-      expect(ended).toHaveLength(1);
+      const endedAt = await endJobConnection(finance, (await finance.db.job.findFirstOrThrow({ where: { subjectId: importId } })).id);
       // Another instance takes it over now (its publish then waits for the same row).
       const drained = other.drain(IMPORT_PUBLISH_QUEUE);
       const job = await eventually(async () => {
@@ -70,7 +54,7 @@ describe("a publish whose worker lost its job", () => {
         if (found.attempts < 2) throw new Error("not taken over yet");
         return found;
       });
-      expect(job.startedAt!.getTime() - ended[0]!.at.getTime(), "taken over at once, not after a lease").toBeLessThan(2_000);
+      expect(job.startedAt!.getTime() - endedAt.getTime(), "taken over at once, not after a lease").toBeLessThan(2_000);
 
       await blocker.query("ROLLBACK");
       await drained;
@@ -103,15 +87,7 @@ describe("a publish whose worker lost its job", () => {
       date_format: "%Y-%m-%d",
     });
     const importId = created.data.id as string;
-    const runner = () =>
-      createJobRunner({
-        databaseUrl: databaseUrlOf(finance.db),
-        db: finance.db,
-        log: pino({ level: "silent" }),
-        definitions: [importPublishJob(finance.db, createImportRepository(finance.db), pino({ level: "silent" }))],
-        pollMs: 50,
-        heartbeatMs: 100,
-      });
+    const runner = () => importPublishRunner(finance, { pollMs: 50, heartbeatMs: 100 });
     const stopping = runner();
     stopping.start();
     await eventually(
@@ -139,15 +115,9 @@ describe("a publish whose worker lost its job", () => {
 
   it("is queued again when an import was left importing without a job (a deploy, a restore): the next runner to start publishes it", async () => {
     const actor = newActor();
-    const imports = createImportRepository(finance.db);
     const created = await emptyImport(finance, actor.familyId);
     await finance.db.import.update({ where: { id: created.id }, data: { status: "importing" } });
-    const starting = createJobRunner({
-      databaseUrl: databaseUrlOf(finance.db),
-      db: finance.db,
-      log: pino({ level: "silent" }),
-      definitions: [importPublishJob(finance.db, imports, pino({ level: "silent" }))],
-    });
+    const starting = importPublishRunner(finance);
     starting.start();
     try {
       await eventually(async () => expect((await finance.db.import.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("complete"));

@@ -8,11 +8,15 @@ import {
   type ImportDetail,
   type RouteDef,
 } from "@hearth/contracts";
+import pino from "pino";
 import yauzl from "yauzl";
+import { databaseUrlOf } from "@hearth/service-kit";
+import { createJobRunner, type JobRunner } from "@hearth/service-kit/jobs";
 import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { ACCOUNT_REMOVAL_QUEUE } from "../src/accounts/account-removal-queries";
 import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb, type FinanceTx } from "../src/db";
+import { importPublishJob } from "../src/imports/import-publish-job";
 import { createImportRepository } from "../src/imports/import-repository";
 
 export { contextOf, expectAppError, newActor } from "@hearth/test-kit";
@@ -200,4 +204,16 @@ export async function endJobConnection(finance: RunningFinance, jobId: string): 
     if (alive!.n > 0) throw new Error(`connection ${ended.pid} still open`);
   });
   return ended.at;
+}
+
+/** An instance's job runner of import publishes on the test's database (another "process" beside the service's own). */
+export function importPublishRunner(finance: RunningFinance, options: { pollMs?: number; heartbeatMs?: number } = {}): JobRunner {
+  const silent = pino({ level: "silent" });
+  return createJobRunner({
+    databaseUrl: databaseUrlOf(finance.db),
+    db: finance.db,
+    log: silent,
+    definitions: [importPublishJob(finance.db, createImportRepository(finance.db), silent)],
+    ...options,
+  });
 }

@@ -82,6 +82,15 @@ function blockedMaterialize() {
   return { materialize, open };
 }
 
+/** An instance that claims syncs and dies in them: its materialize waits at a gate the case opens (or the cleanup does). */
+function startDoomedRunner() {
+  const dead = blockedMaterialize();
+  const doomed = syncRunner(dead.materialize);
+  leftovers.push(() => doomed.stop());
+  doomed.start();
+  return { dead, doomed };
+}
+
 async function expectFullRecompute(accountId: string) {
   const synced = await storedBalances(finance, accountId);
   await finance.db.balance.deleteMany({ where: { accountId } });
@@ -120,10 +129,7 @@ describe("a balance sync whose worker died", () => {
 
     // An instance claims the sync of a backdated entry and dies mid-way.
     await call("transactions.create", { transaction: { account_id: account.id, date: "2026-01-10", amount: 120, name: "Backdated" } });
-    const dead = blockedMaterialize();
-    const doomed = syncRunner(dead.materialize);
-    leftovers.push(() => doomed.stop());
-    doomed.start();
+    const { dead, doomed } = startDoomedRunner();
     const crashed = await eventually(() => finance.db.sync.findFirstOrThrow({ where: { syncableId: account.id, status: "syncing" } }));
     // It claims nothing more (a dead instance would not); its one job stays where it is.
     const doomedStopped = doomed.stop();
@@ -165,10 +171,7 @@ describe("a balance sync whose worker died", () => {
     });
 
     const queued = await call("syncs.create");
-    const dead = blockedMaterialize();
-    const doomed = syncRunner(dead.materialize);
-    leftovers.push(() => doomed.stop());
-    doomed.start();
+    const { dead, doomed } = startDoomedRunner();
     const child = await eventually(() => finance.db.sync.findFirstOrThrow({ where: { parentId: queued.id, status: "syncing" } }));
     const doomedStopped = doomed.stop();
     await endJobConnection(finance, (await jobOf(queued.id)).id);

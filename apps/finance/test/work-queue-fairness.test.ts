@@ -1,15 +1,10 @@
 // The import and export queues: families take turns at imports (one family's hundred never all
 // run before another's one), two instances never run the same publish, and a family asking for
 // exports again and again while one waits gets that one.
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseUrlOf } from "@hearth/service-kit";
-import { createJobRunner } from "@hearth/service-kit/jobs";
 import { ExportTakenOver, createFamilyExportRepository } from "../src/family-exports/family-export-repository";
-import { importPublishJob } from "../src/imports/import-publish-job";
 import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue";
-import { createImportRepository } from "../src/imports/import-repository";
-import { newActor, queuedEmptyImport, startFinance, type RunningFinance } from "./support";
+import { newActor, queuedEmptyImport, startFinance, type RunningFinance, importPublishRunner } from "./support";
 
 let finance: RunningFinance;
 const LEASE_MS = 60_000;
@@ -25,13 +20,7 @@ beforeAll(async () => {
 afterAll(async () => finance?.stop());
 
 /** An instance's job runner of import publishes, on the test's database. */
-const importRunner = () =>
-  createJobRunner({
-    databaseUrl: databaseUrlOf(finance.db),
-    db: finance.db,
-    log: pino({ level: "silent" }),
-    definitions: [importPublishJob(finance.db, createImportRepository(finance.db), pino({ level: "silent" }))],
-  });
+const importRunner = () => importPublishRunner(finance);
 
 /** An import of `familyId` queued for publishing at `minute` past a fixed hour (so the order is the test's, not the clock's). */
 async function queuedImport(familyId: string, minute: number): Promise<string> {

@@ -24,8 +24,8 @@ export interface ServiceServerOptions {
   metricsToken?: string | undefined;
   /** Largest request body taken (default 1 MiB); finance takes imports' files, up to 10 MB of text escaped as JSON. */
   maxBodyBytes?: number;
-  /** Requests with large bodies take turns (large-body-gate.ts); none by default. */
-  largeBodies?: LargeBodyGateOptions;
+  /** Requests with large bodies take turns (large-body-gate.ts); none by default. Over maxBodyBytes they skip the line. */
+  largeBodies?: Omit<LargeBodyGateOptions, "maxBodyBytes">;
 }
 
 /** What every service is built from: its own database, the process logger, the internal-auth secret. */
@@ -57,11 +57,12 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   initMetrics(options.service);
   const metricsToken = metricsTokenOf(options);
   const verify = createInternalVerifier(options.internalAuthSecret, options.service);
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const trpcHandler = createHTTPHandler({
     router: options.router,
     basePath: "/trpc/",
     allowBatching: false,
-    maxBodySize: options.maxBodyBytes ?? 1024 * 1024,
+    maxBodySize: maxBodyBytes,
     async createContext({ req }): Promise<ServiceContext> {
       return {
         service: options.service,
@@ -72,7 +73,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     },
   });
 
-  const gate = options.largeBodies ? createLargeBodyGate(options.largeBodies) : null;
+  const gate = options.largeBodies ? createLargeBodyGate({ ...options.largeBodies, maxBodyBytes }) : null;
   return createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/health") {

@@ -37,15 +37,6 @@ export interface StatementUpload {
 }
 
 /** A file refused as a whole, answered with its 422. */
-function acceptedNow<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (err) {
-    if (err instanceof StatementFileError || err instanceof ImportParseError) throw err.toAppError();
-    throw err;
-  }
-}
-
 async function accepted<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
@@ -59,7 +50,11 @@ async function accepted<T>(read: () => Promise<T>): Promise<T> {
 function contentOf(upload: StatementUpload): string {
   if (upload.content === undefined || upload.content === "") throw new AppError("missing_content");
   const content = upload.content;
-  acceptedNow(() => assertCsvSize(content, IMPORT_CSV_LIMITS.maxBytes, upload.filename !== undefined ? "file" : "content"));
+  try {
+    assertCsvSize(content, IMPORT_CSV_LIMITS.maxBytes, upload.filename !== undefined ? "file" : "content");
+  } catch (err) {
+    throw err instanceof ImportParseError ? err.toAppError() : err;
+  }
   return content.startsWith("\uFEFF") ? content.slice(1) : content;
 }
 
