@@ -80,7 +80,7 @@ try {
   // many rows. The figure is their median: one run's time varies with what the disk is doing.
   // Before each, the baseline: the same two writes as bare SQL in one transaction (a category and
   // a tag of the round's own), what moving those rows costs on one connection. The engine cuts a
-  // run into chunks applied two at a time (rule-run-queue.ts), so it may come in under it.
+  // run into chunks applied two at a time (rule-run-job.ts), so it may come in under it.
   const ruleTimes: number[] = [];
   const bareTimes: number[] = [];
   let matched = 0;

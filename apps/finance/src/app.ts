@@ -42,6 +42,8 @@ import { registerSyncQueueMetrics } from "./syncs/sync-metrics";
 import { BALANCE_SYNC_QUEUE, createSyncQueueQueries } from "./syncs/sync-queue-queries";
 import { createSyncRepository } from "./syncs/sync-repository";
 import { balanceSyncJob } from "./syncs/balance-sync-job";
+import type { RuleRunChunking } from "./rules/rule-run-job";
+import { RULE_RUN_QUEUE } from "./rules/rule-run-progress-queries";
 import type { SyncSignal } from "./syncs/sync-signal";
 import { createTagHandlers } from "./tags/tag-handlers";
 import { createTagRepository } from "./tags/tag-repository";
@@ -76,6 +78,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   importFamilyBytes?: number;
   /** How long an import's publish may take (tests shorten it). */
   importPublish?: Partial<ImportPublishOptions>;
+  /** How a rule run is cut into chunks (tests shrink them). */
+  ruleRunChunking?: RuleRunChunking;
   /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */
   jobs?: { pollMs?: number; heartbeatMs?: number };
   /** Provider connections: which bridge addresses are reached (PROVIDER_ALLOW_PRIVATE_HOSTS), timeouts, and how their worker polls. */
@@ -111,7 +115,7 @@ export function createFinanceService(deps: FinanceDeps) {
     log: deps.log,
     afterRun: (familyId) => recurring.requestScan(familyId),
   });
-  const rules = createRulesModule(db, deps.log, syncSignal);
+  const rules = createRulesModule(db, deps.log, () => jobs.poke(RULE_RUN_QUEUE), deps.ruleRunChunking);
   const familyExports = createFamilyExportRepository(db);
   const importRepository = createImportRepository(db, deps.importFamilyBytes);
   const jobs = createJobRunner({
@@ -124,6 +128,7 @@ export function createFinanceService(deps: FinanceDeps) {
       recurring.job,
       importPublishJob(db, importRepository, deps.log, { ...DEFAULT_IMPORT_PUBLISH, ...deps.importPublish }),
       importSessionExpiryJob(db),
+      rules.job,
     ],
     ...deps.jobs,
   });
@@ -179,18 +184,16 @@ export function createFinanceService(deps: FinanceDeps) {
   return {
     router,
     server,
-    ruleRunWorker: rules.worker,
     exportWorker,
     jobs,
     providerSyncWorker: providers.worker,
     start: async () => {
-      await rules.worker.start();
       exportWorker.start();
       jobs.start();
       providers.worker.start();
     },
     stop: async () => {
-      await Promise.all([rules.worker.stop(), exportWorker.stop(), jobs.stop(), providers.worker.stop()]);
+      await Promise.all([exportWorker.stop(), jobs.stop(), providers.worker.stop()]);
     },
   };
 }

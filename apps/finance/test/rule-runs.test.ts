@@ -1,15 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RuleRunCollectionSchema, RuleRunResponseSchema, type Actor } from "@hearth/contracts";
-import { createRuleRunQueue, takeRunLock } from "../src/rules/rule-run-queue";
-import { eventually, expectAppError, financeAs, newActor, startFinance, type RunningFinance } from "./support";
+import { ruleRunJob } from "../src/rules/rule-run-job";
+import { createRuleRunProgressQueries, RULE_RUN_QUEUE } from "../src/rules/rule-run-progress-queries";
+import {
+  endJobConnection,
+  eventually,
+  expectAppError,
+  financeAs,
+  holdingTransaction,
+  newActor,
+  sideRunner,
+  startFinance,
+  type RunningFinance,
+} from "./support";
 
 let finance: RunningFinance;
-/** What a crashed instance's claims are taken with (they are expired by hand, never waited out). */
-const LEASE_MS = 30_000;
 
 beforeAll(async () => {
-  finance = await startFinance();
+  finance = await startFinance({ jobs: { pollMs: 50, heartbeatMs: 100 } });
 });
+
+/** Another instance's runner of rule runs, cutting runs in chunks of 50 entries, two at once. */
+const ruleRunRunner = () =>
+  sideRunner(finance, (log) => [ruleRunJob(finance.db, createRuleRunProgressQueries(finance.db), log, { chunkRows: 50, lanes: 2 })], {
+    pollMs: 50,
+    heartbeatMs: 100,
+  });
 afterAll(async () => finance?.stop());
 
 type Call = ReturnType<typeof financeAs>;
@@ -218,49 +234,47 @@ describe("rule runs in the background", () => {
     expect(await call("transactions.get", { id: coffee.id })).toMatchObject({ name: "Coffee shop", tags: [] });
   });
 
-  it("a pending run survives a restart, and a crashed claim is taken again once its lease ran out", async () => {
+  it("a pending run survives a restart: queued while no runner runs, it waits, and the next runner to start applies it", async () => {
     const { call, transaction } = await newFamily();
     const coffee = await transaction({ name: "Coffee" });
     const rule = await coffeeRule(call, [{ action_type: "exclude_transaction" }]);
-    const worker = finance.parts.ruleRunWorker;
-    const queue = createRuleRunQueue(finance.db);
-
-    // Queued while no worker runs (the instance is down): it waits in the table.
-    await worker.stop();
-    const queued = (await call("rules.apply", { id: rule.id })).data;
-    // Another instance claims it and dies before running it: its lease holds the run for a while.
-    const crashed = await queue.claim(LEASE_MS);
-    expect(crashed).toMatchObject({ id: queued.id, ruleId: rule.id, ignoreAttributeLocks: false });
-    expect(await queue.claim(LEASE_MS)).toBeNull();
-    await worker.start();
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect((await call("ruleRuns.get", { id: queued.id })).data.status).toBe("pending");
-    expect((await call("transactions.get", { id: coffee.id })).excluded).toBe(false);
-
-    // The lease runs out: the live worker takes the run again and finishes it.
-    await finance.db.ruleRun.update({ where: { id: queued.id }, data: { leaseExpiresAt: new Date(Date.now() - 1_000) } });
-    expect(await finished(call, queued.id)).toMatchObject({ status: "success", transactions_modified: 1 });
-    expect((await call("transactions.get", { id: coffee.id })).excluded).toBe(true);
-    expect((await finance.db.ruleRun.findUniqueOrThrow({ where: { id: queued.id } })).leaseExpiresAt).toBeNull();
-  });
-
-  it("a run being applied is never claimed twice, even past its lease", async () => {
-    const { call } = await newFamily();
-    const rule = await coffeeRule(call);
-    const worker = finance.parts.ruleRunWorker;
-    const queue = createRuleRunQueue(finance.db);
-    await worker.stop();
+    await finance.parts.jobs.stop();
     try {
       const queued = (await call("rules.apply", { id: rule.id })).data;
-      await finance.db.$transaction(async (tx) => {
-        // A worker applying the run holds its lock; its lease has long run out.
-        await finance.db.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() - interval '1 hour' WHERE id = ${queued.id}::uuid`;
-        expect(await takeRunLock(tx, queued.id)).toBe(true);
-        expect(await queue.claim(LEASE_MS)).toBeNull();
-      });
-      expect(await queue.claim(LEASE_MS)).toMatchObject({ id: queued.id });
+      expect(await finance.db.job.findFirstOrThrow({ where: { queue: RULE_RUN_QUEUE, subjectId: queued.id } })).toMatchObject({ status: "queued" });
+      expect((await call("transactions.get", { id: coffee.id })).excluded).toBe(false);
+      finance.parts.jobs.start();
+      expect(await finished(call, queued.id)).toMatchObject({ status: "success", transactions_modified: 1 });
+      expect((await call("transactions.get", { id: coffee.id })).excluded).toBe(true);
     } finally {
-      await worker.start();
+      finance.parts.jobs.start();
+    }
+  });
+
+  it("a run left pending without a job (queued before the job runner, restored from a backup) is queued and applied by the next runner to start", async () => {
+    const { actor, call } = await newFamily();
+    const rule = await coffeeRule(call);
+    const orphan = await finance.db.ruleRun.create({ data: { familyId: actor.familyId, ruleId: rule.id, executionType: "manual", status: "pending" } });
+    const starting = ruleRunRunner();
+    starting.start();
+    try {
+      expect(await finished(call, orphan.id)).toMatchObject({ status: "success" });
+    } finally {
+      await starting.stop();
+    }
+    expect(await finance.db.job.count({ where: { queue: RULE_RUN_QUEUE, subjectId: orphan.id } })).toBe(1);
+  });
+
+  it("two applies of one rule at once make one run (was: each could pass the check before the other wrote)", async () => {
+    const { call } = await newFamily();
+    const rule = await coffeeRule(call);
+    await finance.parts.jobs.stop();
+    try {
+      const runs = await Promise.all(Array.from({ length: 6 }, () => call("rules.apply", { id: rule.id })));
+      expect(new Set(runs.map((run) => run.data.id)).size).toBe(1);
+      expect(await finance.db.job.count({ where: { queue: RULE_RUN_QUEUE, subjectId: runs[0]!.data.id } })).toBe(1);
+    } finally {
+      finance.parts.jobs.start();
     }
   });
 
@@ -279,8 +293,7 @@ describe("rule runs in the background", () => {
         currency: "USD",
       })),
     });
-    const rule = await coffeeRule(family.call);
-    return { ...family, rule, queue: createRuleRunQueue(finance.db, { chunkRows: 50, lanes: 2 }) };
+    return { ...family, rule: await coffeeRule(family.call) };
   }
 
   /** The run ended a success over all 300, each renamed once, and they all are. */
@@ -291,13 +304,35 @@ describe("rule runs in the background", () => {
       transactions_processed: 300,
       transactions_modified: 300,
       pending_jobs_count: 0,
+      error_message: null,
     });
     expect(await finance.db.entry.count({ where: { familyId, name: "Coffee" } })).toBe(300);
   }
 
+  /** Makes every UPDATE of the entry `name` wait, before it changes the row, for a lock the returned holder keeps until released. */
+  async function stallUpdatesOf(name: string) {
+    await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_stall() RETURNS trigger AS $$
+      BEGIN IF OLD.name = '${name}' THEN PERFORM pg_advisory_xact_lock_shared(4242); END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await finance.db.$executeRawUnsafe(`CREATE TRIGGER rule_runs_test_stall BEFORE UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION rule_runs_test_stall()`);
+    const holder = await holdingTransaction(finance.db, (tx) => tx.$executeRaw`SELECT pg_advisory_xact_lock(4242)`);
+    return {
+      /** How many statements wait at the stall now. */
+      waiting: async () => {
+        const [row] = await finance.db.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`;
+        return row!.n;
+      },
+      release: () => holder.release(),
+      drop: async () => {
+        await finance.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS rule_runs_test_stall ON entries`);
+        await finance.db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS rule_runs_test_stall`);
+      },
+    };
+  }
+
   it("a large run is applied in chunks of the (date, id) order, two at once, each one statement per action, and counts add up exactly", async () => {
-    const { actor, call, rule, queue } = await chunkedFamily();
-    await finance.parts.ruleRunWorker.stop();
+    const { actor, call, rule } = await chunkedFamily();
+    await finance.parts.jobs.stop();
     await finance.db.$executeRawUnsafe(`CREATE TABLE rule_runs_test_chunks (family_id uuid, rows int, first_date date, last_date date, running int)`);
     // Each statement lingers 0.2 s and notes how many of the run's UPDATEs are under way with it (itself included).
     await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_chunk() RETURNS trigger AS $$
@@ -312,11 +347,10 @@ describe("rule runs in the background", () => {
     await finance.db.$executeRawUnsafe(
       `CREATE TRIGGER rule_runs_test_chunk AFTER UPDATE ON entries REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION rule_runs_test_chunk()`,
     );
+    const runner = ruleRunRunner();
     try {
-      const queued = (await call("rules.apply", { id: rule.id })).data;
-      const claimed = await queue.claim(LEASE_MS);
-      expect(claimed).toMatchObject({ id: queued.id });
-      expect(await queue.execute(claimed!)).toBe(true);
+      await call("rules.apply", { id: rule.id });
+      await runner.drain(RULE_RUN_QUEUE);
       const statements = await finance.db.$queryRawUnsafe<{ rows: number; first_date: Date; last_date: Date; running: bigint }[]>(
         `SELECT rows, first_date, last_date, running FROM rule_runs_test_chunks WHERE family_id = '${actor.familyId}'::uuid ORDER BY first_date`,
       );
@@ -329,119 +363,118 @@ describe("rule runs in the background", () => {
         expect(statement.last_date).toEqual(new Date(Date.UTC(2025, 0, 50 + index * 50)));
       }
     } finally {
+      await runner.stop();
       await finance.db.$executeRawUnsafe(`DROP TRIGGER rule_runs_test_chunk ON entries`);
       await finance.db.$executeRawUnsafe(`DROP FUNCTION rule_runs_test_chunk`);
       await finance.db.$executeRawUnsafe(`DROP TABLE rule_runs_test_chunks`);
-      await finance.parts.ruleRunWorker.start();
+      finance.parts.jobs.start();
     }
     await expectAllRenamed(call, (await call("ruleRuns.list", { rule_id: rule.id })).data[0].id, actor.familyId);
   });
 
-  it("a chunk that fails keeps the chunks done before it; a run taken again after its worker died finishes the rest and counts every change once", async () => {
-    const { actor, call, rule, queue } = await chunkedFamily();
-    await finance.parts.ruleRunWorker.stop();
-    // The newest entry (in the last chunk) cannot be renamed, until the trigger goes.
+  it("a chunk that fails ends the run failed, not retried, and keeps the chunks done before it", async () => {
+    const { actor, call, rule } = await chunkedFamily();
+    await finance.parts.jobs.stop();
+    // The newest entry (in the last chunk) cannot be renamed.
     await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_refuse_last() RETURNS trigger AS $$
       BEGIN IF OLD.name = 'Coffee 299' THEN RAISE EXCEPTION 'refused by test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
     await finance.db.$executeRawUnsafe(
       `CREATE TRIGGER rule_runs_test_refuse_last BEFORE UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION rule_runs_test_refuse_last()`,
     );
-    let runId: string;
+    const runner = ruleRunRunner();
     try {
-      runId = (await call("rules.apply", { id: rule.id })).data.id;
-      const claimed = await queue.claim(LEASE_MS);
-      await expect(queue.execute(claimed!)).rejects.toThrow(/refused by test/);
-      // The worker died there, before recording the failure: five chunks are in, the sixth is not.
+      const runId = (await call("rules.apply", { id: rule.id })).data.id;
+      await runner.drain(RULE_RUN_QUEUE);
       expect((await call("ruleRuns.get", { id: runId })).data).toMatchObject({
-        status: "pending",
+        status: "failed",
+        error_message: "An unexpected error occurred while applying the rule",
         transactions_queued: 300,
         transactions_processed: 250,
         transactions_modified: 250,
-        pending_jobs_count: 1,
+        pending_jobs_count: 0,
       });
       expect(await finance.db.entry.count({ where: { familyId: actor.familyId, name: "Coffee" } })).toBe(250);
-      expect(await queue.claim(LEASE_MS)).toBeNull();
+      expect(await finance.db.job.findFirstOrThrow({ where: { queue: RULE_RUN_QUEUE, subjectId: runId } })).toMatchObject({ status: "failed", attempts: 1 });
     } finally {
+      await runner.stop();
       await finance.db.$executeRawUnsafe(`DROP TRIGGER rule_runs_test_refuse_last ON entries`);
       await finance.db.$executeRawUnsafe(`DROP FUNCTION rule_runs_test_refuse_last`);
+      finance.parts.jobs.start();
     }
-    // Its lease runs out: the next claim applies the whole run again; the 250 already renamed are processed, not changed twice.
-    await finance.db.ruleRun.update({ where: { id: runId }, data: { leaseExpiresAt: new Date(Date.now() - 1_000) } });
-    const retaken = await queue.claim(LEASE_MS);
-    expect(retaken).toMatchObject({ id: runId });
-    expect(await queue.execute(retaken!)).toBe(true);
-    await finance.parts.ruleRunWorker.start();
-    await expectAllRenamed(call, runId, actor.familyId);
   });
 
-  it("a run taken over while a chunk is under way: the chunk is undone, and the old worker neither finishes nor fails the run", async () => {
-    const { actor, call, rule, queue } = await chunkedFamily();
-    await finance.parts.ruleRunWorker.stop();
-    // Every UPDATE of entries waits, before it starts, for a lock the test holds while it takes the run over.
-    await finance.db.$executeRawUnsafe(`CREATE FUNCTION rule_runs_test_stall() RETURNS trigger AS $$
-      BEGIN PERFORM pg_advisory_xact_lock_shared(4242); RETURN NULL; END $$ LANGUAGE plpgsql`);
-    await finance.db.$executeRawUnsafe(
-      `CREATE TRIGGER rule_runs_test_stall BEFORE UPDATE ON entries FOR EACH STATEMENT EXECUTE FUNCTION rule_runs_test_stall()`,
-    );
+  it("a run whose worker died mid-chunk is never taken while that worker lives, is taken over at once when it dies, and counts every change once", async () => {
+    const { actor, call, rule } = await chunkedFamily();
+    await finance.parts.jobs.stop();
+    // The last chunk's UPDATE waits at the stall; the five before it commit.
+    const stall = await stallUpdatesOf("Coffee 299");
+    const dying = ruleRunRunner();
+    const other = ruleRunRunner();
     try {
       const runId = (await call("rules.apply", { id: rule.id })).data.id;
-      const claimed = await queue.claim(LEASE_MS);
-      let outcome: Promise<string> | undefined;
-      await finance.db.$transaction(
-        async (tx) => {
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(4242)`;
-          outcome = queue.execute(claimed!).then(
-            () => "finished",
-            (err: unknown) => String(err),
-          );
-          // Both lanes' first chunks are under way, stopped at their first UPDATE.
-          await eventually(async () => {
-            const [waiting] = await finance.db.$queryRaw<{ n: bigint }[]>`
-              SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`;
-            expect(Number(waiting!.n)).toBe(2);
-          });
-          // Another worker's claim, as after a lapsed lease: a new lease on the row.
-          await finance.db.$executeRaw`UPDATE rule_runs SET lease_expires_at = now() + interval '1 hour' WHERE id = ${runId}::uuid`;
-        },
-        { timeout: 20_000 },
-      );
-      expect(await outcome).toMatch(/is no longer this worker's/);
-      await queue.fail(claimed!, "the old worker's failure");
-      expect((await call("ruleRuns.get", { id: runId })).data).toMatchObject({
-        status: "pending",
-        transactions_processed: 0,
-        transactions_modified: 0,
-        error_message: null,
+      dying.start();
+      await eventually(async () => {
+        expect((await finance.db.ruleRun.findUniqueOrThrow({ where: { id: runId } })).transactionsProcessed).toBe(250);
+        expect(await stall.waiting()).toBe(1);
       });
-      expect(await finance.db.entry.count({ where: { familyId: actor.familyId, name: "Coffee" } })).toBe(0);
+      // Another instance polls meanwhile: a live worker's job is never its.
+      other.start();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const job = await finance.db.job.findFirstOrThrow({ where: { queue: RULE_RUN_QUEUE, subjectId: runId } });
+      expect(job).toMatchObject({ status: "running", attempts: 1 });
+
+      // The worker's process dies (its job connection ends): the other instance takes the run over at once.
+      const endedAt = await endJobConnection(finance, job.id);
+      const taken = await eventually(async () => {
+        const found = await finance.db.job.findFirstOrThrow({ where: { id: job.id } });
+        if (found.attempts < 2) throw new Error("not taken over yet");
+        return found;
+      });
+      expect(taken.startedAt!.getTime() - endedAt.getTime(), "taken over at once, not after a lease").toBeLessThan(2_000);
+      // The stall lets go: the dead worker's last chunk is rolled back (its fence fails), the new one's stands.
+      await stall.release();
+      await eventually(async () => expect((await finance.db.job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe("succeeded"));
+      await expectAllRenamed(call, runId, actor.familyId);
     } finally {
-      await finance.db.$executeRawUnsafe(`DROP TRIGGER rule_runs_test_stall ON entries`);
-      await finance.db.$executeRawUnsafe(`DROP FUNCTION rule_runs_test_stall`);
-      await finance.parts.ruleRunWorker.start();
+      await stall.release().catch(() => undefined);
+      await Promise.all([dying.stop(), other.stop()]);
+      await stall.drop();
+      finance.parts.jobs.start();
     }
   });
 
-  it("deleting a rule whose run is being applied does not wait for the run (was: it waited on the run's row lock, out of the deadlock detector's sight)", async () => {
-    const { call } = await newFamily();
-    const rule = await coffeeRule(call);
-    await finance.parts.ruleRunWorker.stop();
+  it("deleting a rule whose run is being applied does not wait for the run, and the run's chunk under way is undone", async () => {
+    const { actor, call, rule } = await chunkedFamily();
+    await finance.parts.jobs.stop();
+    const stall = await stallUpdatesOf("Coffee 0");
+    const runner = ruleRunRunner();
     try {
       const queued = (await call("rules.apply", { id: rule.id })).data;
-      await finance.db.$transaction(async (tx) => {
-        // A worker applying the run holds its lock for as long as the run lasts.
-        expect(await takeRunLock(tx, queued.id)).toBe(true);
-        await call("rules.delete", { id: rule.id });
-      });
+      runner.start();
+      await eventually(async () => expect(await stall.waiting()).toBe(1));
+      await call("rules.delete", { id: rule.id });
       await expectAppError(call("ruleRuns.get", { id: queued.id }), "record_not_found");
+      await stall.release();
+      await eventually(async () =>
+        expect(await finance.db.job.findFirstOrThrow({ where: { queue: RULE_RUN_QUEUE, subjectId: queued.id } })).toMatchObject({
+          status: "failed",
+          lastError: "The rule was deleted",
+        }),
+      );
+      // The chunk that waited was rolled back (the other lane's, committed before the delete, stay).
+      expect(await finance.db.entry.count({ where: { familyId: actor.familyId, name: "Coffee 0" } })).toBe(1);
     } finally {
-      await finance.parts.ruleRunWorker.start();
+      await stall.release().catch(() => undefined);
+      await runner.stop();
+      await stall.drop();
+      finance.parts.jobs.start();
     }
   });
 
   it("applying a rule whose run still waits answers that run; a family has at most 10 runs waiting (was: unbounded, ahead of other families)", async () => {
     const { call } = await newFamily();
     const rules = await Promise.all(Array.from({ length: 11 }, () => coffeeRule(call)));
-    await finance.parts.ruleRunWorker.stop();
+    await finance.parts.jobs.stop();
     try {
       const first = (await call("rules.apply", { id: rules[0].id })).data;
       expect((await call("rules.apply", { id: rules[0].id })).data.id).toBe(first.id);
@@ -454,21 +487,21 @@ describe("rule runs in the background", () => {
       const other = await newFamily();
       expect((await other.call("rules.apply", { id: (await coffeeRule(other.call)).id })).data.status).toBe("pending");
     } finally {
-      await finance.parts.ruleRunWorker.start();
+      finance.parts.jobs.start();
     }
   });
 
   it("a rule deleted with a run still queued takes the run with it", async () => {
     const { call } = await newFamily();
     const rule = await coffeeRule(call);
-    await finance.parts.ruleRunWorker.stop();
+    await finance.parts.jobs.stop();
     try {
       const queued = (await call("rules.apply", { id: rule.id, ignore_attribute_locks: true })).data;
       expect((await finance.db.ruleRun.findUniqueOrThrow({ where: { id: queued.id } })).ignoreAttributeLocks).toBe(true);
       await call("rules.delete", { id: rule.id });
       await expectAppError(call("ruleRuns.get", { id: queued.id }), "record_not_found");
     } finally {
-      await finance.parts.ruleRunWorker.start();
+      finance.parts.jobs.start();
     }
   });
 });

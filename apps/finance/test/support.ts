@@ -10,8 +10,8 @@ import {
 } from "@hearth/contracts";
 import pino from "pino";
 import yauzl from "yauzl";
-import { databaseUrlOf } from "@hearth/service-kit";
-import { createJobRunner, type JobRunner } from "@hearth/service-kit/jobs";
+import { databaseUrlOf, type Logger } from "@hearth/service-kit";
+import { createJobRunner, type JobDefinition, type JobRunner } from "@hearth/service-kit/jobs";
 import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { ACCOUNT_REMOVAL_QUEUE } from "../src/accounts/account-removal-queries";
 import { createFinanceService, type FinanceDeps } from "../src/app";
@@ -206,14 +206,16 @@ export async function endJobConnection(finance: RunningFinance, jobId: string): 
   return ended.at;
 }
 
-/** An instance's job runner of import publishes on the test's database (another "process" beside the service's own). */
-export function importPublishRunner(finance: RunningFinance, options: { pollMs?: number; heartbeatMs?: number } = {}): JobRunner {
+/** Another instance's job runner on the test's database (another "process" beside the service's own), running these queues. */
+export function sideRunner(
+  finance: RunningFinance,
+  definitions: (log: Logger) => JobDefinition<object, FinanceTx>[],
+  options: { pollMs?: number; heartbeatMs?: number } = {},
+): JobRunner {
   const silent = pino({ level: "silent" });
-  return createJobRunner({
-    databaseUrl: databaseUrlOf(finance.db),
-    db: finance.db,
-    log: silent,
-    definitions: [importPublishJob(finance.db, createImportRepository(finance.db), silent)],
-    ...options,
-  });
+  return createJobRunner({ databaseUrl: databaseUrlOf(finance.db), db: finance.db, log: silent, definitions: definitions(silent), ...options });
 }
+
+/** An instance's job runner of import publishes. */
+export const importPublishRunner = (finance: RunningFinance, options: { pollMs?: number; heartbeatMs?: number } = {}): JobRunner =>
+  sideRunner(finance, (log) => [importPublishJob(finance.db, createImportRepository(finance.db), log)], options);

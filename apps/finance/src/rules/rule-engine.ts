@@ -14,7 +14,7 @@ export interface ApplyOptions {
   entryId?: string;
   /** Only the entries this import wrote (as it publishes). */
   importId?: string;
-  /** Only the entries in this slice of the (date, id) order: one chunk of a rule run (see rule-run-queue.ts). */
+  /** Only the entries in this slice of the (date, id) order: one chunk of a rule run (see rule-run-job.ts). */
   range?: EntryRange;
 }
 

@@ -1,8 +1,9 @@
 import { AppError, pageWindow, type QueryOf } from "@hearth/contracts";
-import type { FinanceDb } from "../db";
+import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { definitionOf, RULE_INCLUDE, RuleDefinitionError } from "./rule-definition";
 import { countMatches, withinEvaluationTime } from "./rule-engine";
+import { queueRuleRun } from "./rule-run-progress-queries";
 
 export const RULE_RUN_INCLUDE = { rule: { select: { id: true, name: true, resourceType: true, active: true } } } as const satisfies Prisma.RuleRunInclude;
 export type RuleRunRow = Prisma.RuleRunGetPayload<{ include: typeof RULE_RUN_INCLUDE }>;
@@ -40,36 +41,41 @@ export function createRuleRunRepository(db: FinanceDb) {
     },
 
     /**
-     * Queues a manual run of the family's rule for the background worker. The queued count is
+     * Queues a manual run of the family's rule for the job runner. The queued count is
      * what the rule matches now (the run counts again when it executes); a stored rule that no
      * longer compiles is queued anyway and fails there, with the reason.
      */
     async enqueue(familyId: string, ruleId: string, ignoreAttributeLocks: boolean): Promise<RuleRunRow> {
       const rule = await db.rule.findFirst({ where: { id: ruleId, familyId }, include: RULE_INCLUDE });
       if (!rule) throw AppError.notFound("Rule");
-      // The queue is shared by every family: applying a rule again while its run waits answers that run,
-      // and a family has at most MAX_PENDING_RUNS waiting, so one family's flood cannot hold the others back.
-      const waiting = await db.ruleRun.findFirst({ where: { familyId, ruleId, status: "pending", ignoreAttributeLocks }, include: RULE_RUN_INCLUDE });
+      const waitingRun = (tx: FinanceTx) =>
+        tx.ruleRun.findFirst({ where: { familyId, ruleId, status: "pending", ignoreAttributeLocks }, include: RULE_RUN_INCLUDE });
+      const waiting = await waitingRun(db);
       if (waiting) return waiting;
-      if ((await db.ruleRun.count({ where: { familyId, status: "pending" } })) >= MAX_PENDING_RUNS)
-        throw AppError.validation([`At most ${MAX_PENDING_RUNS} rule runs may wait at once: try again when some have finished`]);
       let queued = 0;
       try {
         queued = await withinEvaluationTime(db, (tx) => countMatches(tx, definitionOf(rule)));
       } catch (err) {
         if (!(err instanceof RuleDefinitionError)) throw err;
       }
-      return db.ruleRun.create({
-        data: {
-          familyId,
-          ruleId,
-          ruleName: rule.name,
-          executionType: "manual",
-          status: "pending",
-          ignoreAttributeLocks,
-          transactionsQueued: queued,
-        },
-        include: RULE_RUN_INCLUDE,
+      // Applying a rule again while its run waits answers that run, and a family has at most
+      // MAX_PENDING_RUNS waiting: checked and written under the family's lock, so two applies at
+      // once make one run and a burst cannot pass the cap. The run and its job commit together.
+      return db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.rule-runs:' || ${familyId}::text, 0))`;
+        // The rule stays until this commits (a delete waits, then takes the run with it).
+        const [kept] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM rules WHERE id = ${ruleId}::uuid AND family_id = ${familyId}::uuid FOR KEY SHARE`;
+        if (!kept) throw AppError.notFound("Rule");
+        const raced = await waitingRun(tx);
+        if (raced) return raced;
+        if ((await tx.ruleRun.count({ where: { familyId, status: "pending" } })) >= MAX_PENDING_RUNS)
+          throw AppError.validation([`At most ${MAX_PENDING_RUNS} rule runs may wait at once: try again when some have finished`]);
+        const run = await tx.ruleRun.create({
+          data: { familyId, ruleId, ruleName: rule.name, executionType: "manual", status: "pending", ignoreAttributeLocks, transactionsQueued: queued },
+          include: RULE_RUN_INCLUDE,
+        });
+        await queueRuleRun(tx, familyId, run.id);
+        return run;
       });
     },
   };

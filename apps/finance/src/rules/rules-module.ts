@@ -1,21 +1,17 @@
 import type { Logger } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
-import type { SyncSignal } from "../syncs/sync-signal";
 import { createRuleHandlers } from "./rule-handlers";
 import { createRuleRepository } from "./rule-repository";
 import { createRuleRunHandlers } from "./rule-run-handlers";
-import { createRuleRunQueue } from "./rule-run-queue";
+import { DEFAULT_RULE_RUN_CHUNKING, ruleRunJob, type RuleRunChunking } from "./rule-run-job";
+import { createRuleRunProgressQueries } from "./rule-run-progress-queries";
 import { createRuleRunRepository } from "./rule-run-repository";
-import { createRuleRunWorker, type RuleRunWorkerOptions } from "./rule-run-worker";
 
-export type RuleRunWorkerTuning = Pick<RuleRunWorkerOptions, "pollMs" | "leaseMs">;
-
-/** Rules and rule runs wired on the database: their procedures and the background worker that runs queued runs. */
-export function createRulesModule(db: FinanceDb, log: Logger, syncs: SyncSignal, tuning: RuleRunWorkerTuning = {}) {
+/** Rules and rule runs wired on the database: their procedures, and the job that applies queued runs (`poke` starts one now). */
+export function createRulesModule(db: FinanceDb, log: Logger, poke: () => void, chunking: RuleRunChunking = DEFAULT_RULE_RUN_CHUNKING) {
   const runs = createRuleRunRepository(db);
-  const worker = createRuleRunWorker({ queue: createRuleRunQueue(db), log, syncs, ...tuning });
   return {
-    handlers: { ...createRuleHandlers(createRuleRepository(db), runs, worker), ...createRuleRunHandlers(runs) },
-    worker,
+    handlers: { ...createRuleHandlers(createRuleRepository(db), runs, { poke }), ...createRuleRunHandlers(runs) },
+    job: ruleRunJob(db, createRuleRunProgressQueries(db), log, chunking),
   };
 }
