@@ -30,7 +30,8 @@ import { importSessionExpiryJob } from "./imports/sessions/import-session-expiry
 import { createImportSessionRepository } from "./imports/sessions/import-session-repository";
 import { DEFAULT_IMPORT_PUBLISH, importPublishJob, type ImportPublishOptions } from "./imports/import-publish-job";
 import { IMPORT_PUBLISH_QUEUE } from "./imports/import-publish-queue";
-import { DEFAULT_FAMILY_EXPORT_WORKER, createFamilyExportWorker, type FamilyExportWorkerOptions } from "./family-exports/family-export-worker";
+import { familyExportJob, type FamilyExportBuildOptions } from "./family-exports/family-export-job";
+import { FAMILY_EXPORT_QUEUE } from "./family-exports/family-export-queue";
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";
@@ -72,8 +73,8 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   recurringScan?: Partial<RecurringScanOptions>;
   /** Batch size, time budget and timeouts of a family purge step (tests shrink them). */
   familyPurge?: Partial<FamilyPurgeLimits>;
-  /** How the export worker polls and holds a build (tests shorten it). */
-  familyExportWorker?: Partial<FamilyExportWorkerOptions>;
+  /** How an export's archive is stored (tests cut small slices). */
+  familyExport?: FamilyExportBuildOptions;
   /** Bytes of uploaded import files one family may keep in all (IMPORT_FAMILY_MAX_MB; FAMILY_IMPORT_BYTES when left out). */
   importFamilyBytes?: number;
   /** How long an import's publish may take (tests shorten it). */
@@ -129,10 +130,10 @@ export function createFinanceService(deps: FinanceDeps) {
       importPublishJob(db, importRepository, deps.log, { ...DEFAULT_IMPORT_PUBLISH, ...deps.importPublish }),
       importSessionExpiryJob(db),
       rules.job,
+      familyExportJob(db, familyExports, deps.log, deps.familyExport),
     ],
     ...deps.jobs,
   });
-  const exportWorker = createFamilyExportWorker(db, familyExports, deps.log, { ...DEFAULT_FAMILY_EXPORT_WORKER, ...deps.familyExportWorker });
   const providers = createProviderConnectionsModule(db, deps.log, deps.internalAuthSecret, deps.providerConnections);
   const router = buildServiceRouter(
     "finance",
@@ -153,7 +154,7 @@ export function createFinanceService(deps: FinanceDeps) {
       ...createSyncHandlers(createSyncRepository(db), syncSignal),
       ...recurring.handlers,
       ...rules.handlers,
-      ...createFamilyExportHandlers(familyExports, () => exportWorker.poke()),
+      ...createFamilyExportHandlers(familyExports, () => jobs.poke(FAMILY_EXPORT_QUEUE)),
       ...createImportHandlers(importRepository, familyCurrency, () => jobs.poke(IMPORT_PUBLISH_QUEUE)),
       ...createImportSessionHandlers(createImportSessionRepository(db, deps.importFamilyBytes), () => jobs.poke(IMPORT_PUBLISH_QUEUE)),
       ...createBudgetHandlers(budgetRepository),
@@ -184,16 +185,14 @@ export function createFinanceService(deps: FinanceDeps) {
   return {
     router,
     server,
-    exportWorker,
     jobs,
     providerSyncWorker: providers.worker,
     start: async () => {
-      exportWorker.start();
       jobs.start();
       providers.worker.start();
     },
     stop: async () => {
-      await Promise.all([exportWorker.stop(), jobs.stop(), providers.worker.stop()]);
+      await Promise.all([jobs.stop(), providers.worker.stop()]);
     },
   };
 }

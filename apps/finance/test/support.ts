@@ -43,7 +43,7 @@ export const financeBasics: ServiceBasics<FinanceDb, RunningFinance["parts"]> = 
 
 /** The finance service on a fresh, migrated database, listening on a free port. */
 export function startFinance(
-  options: Pick<FinanceDeps, "ledgerImport" | "importPublish" | "importFamilyBytes" | "jobs" | "familyExportWorker" | "familyPurge"> = {},
+  options: Pick<FinanceDeps, "ledgerImport" | "importPublish" | "importFamilyBytes" | "jobs" | "familyExport" | "ruleRunChunking" | "familyPurge"> = {},
 ): Promise<RunningFinance> {
   return startServiceUnderTest({ ...financeUnderTest, create: (deps) => createFinanceService({ ...deps, ...options }) });
 }

@@ -2,20 +2,20 @@
 // run before another's one), two instances never run the same publish, and a family asking for
 // exports again and again while one waits gets that one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExportTakenOver, createFamilyExportRepository } from "../src/family-exports/family-export-repository";
+import { FAMILY_EXPORT_QUEUE } from "../src/family-exports/family-export-queue";
+import { createFamilyExportRepository } from "../src/family-exports/family-export-repository";
 import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue";
 import { newActor, queuedEmptyImport, startFinance, type RunningFinance, importPublishRunner } from "./support";
 
 let finance: RunningFinance;
-const LEASE_MS = 60_000;
 
 beforeAll(async () => {
-  // The test runs the queues by hand, so the service's own job runner and export worker must not
-  // at all. Each one's first poll starts with the service; on a busy machine it could still be on
-  // its way to the database when the test queues its imports, and take one (as it once did in
-  // CI). Stopping them waits for that poll to end.
-  finance = await startFinance({ jobs: { pollMs: 3_600_000 }, familyExportWorker: { pollMs: 3_600_000 } });
-  await Promise.all([finance.parts.jobs.stop(), finance.parts.exportWorker.stop()]);
+  // The test runs the queues by hand, so the service's own job runner must not at all. Its first
+  // poll starts with the service; on a busy machine it could still be on its way to the database
+  // when the test queues its imports, and take one (as it once did in CI). Stopping it waits for
+  // that poll to end.
+  finance = await startFinance({ jobs: { pollMs: 3_600_000 } });
+  await finance.parts.jobs.stop();
 });
 afterAll(async () => finance?.stop());
 
@@ -86,37 +86,18 @@ describe("the export queue", () => {
     const raced = await Promise.all(Array.from({ length: 8 }, () => exportsRepo.create(family)));
     expect(new Set(raced.map((row) => row.id))).toEqual(new Set([first.id]));
 
-    // Once it is being built, a new request is a new export (it must see what changed since).
-    const claim = await exportsRepo.claim(LEASE_MS);
-    expect(claim?.id).toBe(first.id);
+    expect(await finance.db.job.count({ where: { queue: FAMILY_EXPORT_QUEUE, subjectId: first.id } })).toBe(1);
+
+    // Once it is being built, a new request is a new export (it must see what changed since), with a job of its own.
+    await finance.db.familyExport.update({ where: { id: first.id }, data: { status: "processing" } });
     const next = await exportsRepo.create(family);
     expect(next.id).not.toBe(first.id);
     expect(next.status).toBe("pending");
     expect(await finance.db.familyExport.count({ where: { familyId: family } })).toBe(2);
+    expect(await finance.db.job.count({ where: { queue: FAMILY_EXPORT_QUEUE, familyId: family } })).toBe(2);
 
     const other = newActor().familyId;
     const parallel = await Promise.all(Array.from({ length: 8 }, () => exportsRepo.create(other)));
     expect(new Set(parallel.map((row) => row.id)).size).toBe(1);
-  });
-
-  it("refuses a slice from a worker whose lease lapsed and was taken over: it never lands in the new build", async () => {
-    const exportsRepo = createFamilyExportRepository(finance.db);
-    const mine = await exportsRepo.create(newActor().familyId);
-    const claimOf = async () => {
-      for (;;) {
-        const claim = await exportsRepo.claim(LEASE_MS);
-        if (!claim) throw new Error("the export was not claimed");
-        if (claim.id === mine.id) return claim;
-      }
-    };
-    const stale = await claimOf();
-    await exportsRepo.appendChunk(stale, 0, new Uint8Array([1]));
-    // Its worker stalls past its lease; another claims the export (and clears the slices).
-    await finance.db.familyExport.update({ where: { id: mine.id }, data: { leaseExpiresAt: new Date(Date.now() - 1000) } });
-    const fresh = await claimOf();
-    await expect(exportsRepo.appendChunk(stale, 1, new Uint8Array([2]))).rejects.toBeInstanceOf(ExportTakenOver);
-    await exportsRepo.appendChunk(fresh, 0, new Uint8Array([3]));
-    const slices = await finance.db.familyExportChunk.findMany({ where: { exportId: mine.id } });
-    expect(slices.map((slice) => [slice.seq, [...slice.data]])).toEqual([[0, [3]]]);
   });
 });

@@ -175,11 +175,9 @@ describe("family exports", () => {
     expect((await api.get(`/api/v1/family_exports/${done}`, { apiKey: owner.readKey })).status).toBe(404);
     expect(await system.db.finance.familyExportChunk.count({ where: { exportId: done } })).toBe(0);
 
-    // One being built (its worker's hold fresh): not deleted under it.
+    // One being built: not deleted under it.
     const { familyId } = await system.db.gateway.membership.findUniqueOrThrow({ where: { userId: owner.id } });
-    const building = await system.db.finance.familyExport.create({
-      data: { familyId, status: "processing", claimedAt: new Date(), leaseExpiresAt: new Date(Date.now() + 120_000) },
-    });
+    const building = await system.db.finance.familyExport.create({ data: { familyId, status: "processing" } });
     const refused = await api.delete(`/api/v1/family_exports/${building.id}`, { apiKey: owner.writeKey });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: "conflict", message: "The export is being built: delete it once it has completed or failed" });
