@@ -83,7 +83,7 @@ export type FinanceDeps = ServiceDeps<FinanceDb> & {
   ruleRunChunking?: RuleRunChunking;
   /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */
   jobs?: { pollMs?: number; heartbeatMs?: number };
-  /** Provider connections: which bridge addresses are reached (PROVIDER_ALLOW_PRIVATE_HOSTS), timeouts, and how their worker polls. */
+  /** Provider connections: which bridge addresses are reached (PROVIDER_ALLOW_PRIVATE_HOSTS), timeouts, and how often connections sync. */
   providerConnections?: Partial<ProviderConnectionOptions>;
 };
 
@@ -119,6 +119,7 @@ export function createFinanceService(deps: FinanceDeps) {
   const rules = createRulesModule(db, deps.log, () => jobs.poke(RULE_RUN_QUEUE), deps.ruleRunChunking);
   const familyExports = createFamilyExportRepository(db);
   const importRepository = createImportRepository(db, deps.importFamilyBytes);
+  const providers = createProviderConnectionsModule(db, deps.log, deps.internalAuthSecret, (queue) => jobs.poke(queue), deps.providerConnections);
   const jobs = createJobRunner({
     databaseUrl: databaseUrlOf(db),
     db,
@@ -131,10 +132,10 @@ export function createFinanceService(deps: FinanceDeps) {
       importSessionExpiryJob(db),
       rules.job,
       familyExportJob(db, familyExports, deps.log, deps.familyExport),
+      providers.job,
     ],
     ...deps.jobs,
   });
-  const providers = createProviderConnectionsModule(db, deps.log, deps.internalAuthSecret, deps.providerConnections);
   const router = buildServiceRouter(
     "finance",
     {
@@ -186,13 +187,9 @@ export function createFinanceService(deps: FinanceDeps) {
     router,
     server,
     jobs,
-    providerSyncWorker: providers.worker,
     start: async () => {
       jobs.start();
-      providers.worker.start();
     },
-    stop: async () => {
-      await Promise.all([jobs.stop(), providers.worker.stop()]);
-    },
+    stop: () => jobs.stop(),
   };
 }

@@ -14,8 +14,9 @@ import { createLogger } from "@hearth/service-kit";
 import { startServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService } from "../src/app";
 import type { ProviderConnectionOptions } from "../src/provider-connections/provider-connections-module";
+import { PROVIDER_SYNC_QUEUE } from "../src/provider-connections/provider-sync-queries";
 import { centsOfAmount, readBridgeAnswer } from "../src/provider-connections/simplefin-payload";
-import { eventually, expectAppError, financeAs, financeUnderTest, newActor, settled, type RunningFinance } from "./support";
+import { endJobConnection, eventually, expectAppError, financeAs, financeUnderTest, newActor, settled, type RunningFinance } from "./support";
 
 // SimpleFIN Bridge connections against a bridge of the test's own on loopback, speaking the
 // protocol's documented answers (https://www.simplefin.org/protocol.html): a setup token is the
@@ -148,7 +149,8 @@ async function startWith(options: Partial<ProviderConnectionOptions>): Promise<R
       createFinanceService({
         ...deps,
         log: createLogger("finance-test", "debug", sink),
-        providerConnections: { pollMs: 50, ...options },
+        providerConnections: options,
+        jobs: { pollMs: 50, heartbeatMs: 100 },
       }),
   });
 }
@@ -402,8 +404,8 @@ describe("a sync that fails keeps a sanitized category, never the bridge's text"
     expect(JSON.stringify(reported)).not.toContain("bridge.example");
   });
 
-  it("a worker that stops cuts a bridge request short and puts its run back in the queue; started again, it finishes it", async () => {
-    const worker = finance.parts.providerSyncWorker;
+  it("a service that stops cuts a bridge request short and puts its run back in the queue; started again, it finishes it", async () => {
+    const jobs = finance.parts.jobs;
     bridge.hang = true;
     bridge.answer = { errors: [], accounts: [] };
     const before = bridge.requests.length;
@@ -411,17 +413,43 @@ describe("a sync that fails keeps a sanitized category, never the bridge's text"
     try {
       await eventually(async () => expect(bridge.requests.length).toBeGreaterThan(before));
       const started = Date.now();
-      await worker.stop();
+      await jobs.stop({ interrupt: true });
       expect(Date.now() - started).toBeLessThan(5_000);
       const [sync] = await finance.db.providerSync.findMany({ where: { connectionId: id } });
-      expect(sync).toMatchObject({ status: "pending", syncingAt: null, leaseExpiresAt: null, error: null });
+      expect(sync).toMatchObject({ status: "pending", syncingAt: null, error: null });
+      expect(await finance.db.job.findFirstOrThrow({ where: { queue: PROVIDER_SYNC_QUEUE, subjectId: sync!.id } })).toMatchObject({
+        status: "queued",
+        attempts: 0,
+      });
     } finally {
       bridge.hang = false;
-      worker.start();
+      jobs.start();
     }
     const connection = await synced(id);
     expect(connection.sync.latest).toMatchObject({ status: "completed", error: null });
     expect(connection.sync.status_summary).toBe("No accounts found");
+  });
+
+  it("a run whose worker died mid-request is taken over at once and run again (was: left to turn stale)", async () => {
+    bridge.hang = true;
+    bridge.answer = { errors: [], accounts: [] };
+    const before = bridge.requests.length;
+    const { id } = await register({ access_url: bridge.accessUrl() });
+    try {
+      await eventually(async () => expect(bridge.requests.length).toBeGreaterThan(before));
+      const [sync] = await finance.db.providerSync.findMany({ where: { connectionId: id } });
+      const job = await finance.db.job.findFirstOrThrow({ where: { queue: PROVIDER_SYNC_QUEUE, subjectId: sync!.id } });
+      bridge.hang = false;
+      // The worker's job connection ends, as with its process: its job is a dead worker's, taken over at the next claim.
+      await endJobConnection(finance, job.id);
+    } finally {
+      bridge.hang = false;
+    }
+    const connection = await synced(id);
+    expect(connection.sync.latest).toMatchObject({ status: "completed", error: null });
+    const runs = await finance.db.providerSync.findMany({ where: { connectionId: id } });
+    expect(runs).toHaveLength(1);
+    expect(await finance.db.job.findFirstOrThrow({ where: { subjectId: runs[0]!.id } })).toMatchObject({ status: "succeeded", attempts: 2 });
   });
 
   it("a setup token or access URL that cannot be one is refused at once (422), nothing stored", async () => {

@@ -12,7 +12,7 @@ import pino from "pino";
 import yauzl from "yauzl";
 import { databaseUrlOf, type Logger } from "@hearth/service-kit";
 import { createJobRunner, type JobDefinition, type JobRunner } from "@hearth/service-kit/jobs";
-import { contextOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
+import { contextOf, endJobConnection as endJobConnectionOf, startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { ACCOUNT_REMOVAL_QUEUE } from "../src/accounts/account-removal-queries";
 import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb, type FinanceTx } from "../src/db";
@@ -187,24 +187,8 @@ export async function holdingTransaction<T>(db: FinanceDb, work: (tx: FinanceTx)
   };
 }
 
-/**
- * Ends the connection that holds a running job's lock, as the death of its worker's process
- * would: the job is then a dead worker's, taken over at the next claim. When it ended, by the
- * database's clock; throws when no connection held the job.
- */
-export async function endJobConnection(finance: RunningFinance, jobId: string): Promise<Date> {
-  const [ended] = await finance.db.$queryRaw<{ at: Date; pid: number }[]>`
-    SELECT now() AS at, pid, pg_terminate_backend(pid) FROM pg_locks
-     WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-       AND classid = ((hashtextextended('hearth.job:' || ${jobId}, 0) >> 32) & 4294967295)::oid`;
-  if (!ended) throw new Error(`no connection holds job ${jobId}`);
-  // The backend ends a moment after it is told to (on a busy machine, a while): its lock goes with it.
-  await eventually(async () => {
-    const [alive] = await finance.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ${ended.pid}`;
-    if (alive!.n > 0) throw new Error(`connection ${ended.pid} still open`);
-  });
-  return ended.at;
-}
+/** Ends the connection that holds a running job's lock, as its worker's death would (test-kit's endJobConnection). */
+export const endJobConnection = (finance: RunningFinance, jobId: string): Promise<Date> => endJobConnectionOf(finance.db, jobId);
 
 /** Another instance's job runner on the test's database (another "process" beside the service's own), running these queues. */
 export function sideRunner(

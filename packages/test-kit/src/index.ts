@@ -11,3 +11,4 @@ export { describeInternalAuth } from "./service-suite/describe-internal-auth";
 export type { ServiceBasics } from "./service-suite/service-basics";
 export type { ProcedureCase } from "./service-suite/procedure-case";
 export * from "./chat-completions-server";
+export { endJobConnection } from "./job-connections";

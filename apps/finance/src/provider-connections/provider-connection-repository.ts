@@ -1,5 +1,6 @@
 import type { FinanceDb } from "../db";
 import { Prisma, type ProviderConnection, type ProviderSync } from "../generated/prisma/client";
+import { queueProviderSync } from "./provider-sync-queries";
 
 /** A connection as its status summary needs it: never its sealed credentials. */
 export type ConnectionRow = Omit<ProviderConnection, "sealedCredentials">;
@@ -87,7 +88,7 @@ export function createProviderConnectionRepository(db: FinanceDb) {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.provider-connections:' || ${familyId}::text, 0))`;
         if ((await tx.providerConnection.count({ where: { familyId } })) >= limit) return null;
         const created = await tx.providerConnection.create({ data: { familyId, ...connection }, select: { id: true } });
-        await tx.providerSync.create({ data: { familyId, connectionId: created.id } });
+        await queueProviderSync(tx, familyId, created.id);
         return created.id;
       });
     },
@@ -108,7 +109,7 @@ export function createProviderConnectionRepository(db: FinanceDb) {
           SELECT id FROM provider_connections WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid FOR UPDATE`;
         if (!connection) return false;
         const open = await tx.providerSync.count({ where: { connectionId: id, status: { in: ["pending", "syncing"] } } });
-        if (open === 0) await tx.providerSync.create({ data: { familyId, connectionId: id } });
+        if (open === 0) await queueProviderSync(tx, familyId, id);
         return true;
       });
     },

@@ -3,18 +3,18 @@ import { createSecretBox, type Logger } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import { createProviderConnectionHandlers } from "./provider-connection-handlers";
 import { createProviderConnectionRepository } from "./provider-connection-repository";
-import { createProviderSyncQueries } from "./provider-sync-queries";
-import { DEFAULT_PROVIDER_SYNC_WORKER, createProviderSyncWorker, type ProviderSyncWorkerOptions } from "./provider-sync-worker";
+import { DEFAULT_PROVIDER_SYNC, providerSyncJob, type ProviderSyncOptions } from "./provider-sync-job";
+import { createProviderSyncQueries, PROVIDER_SYNC_QUEUE } from "./provider-sync-queries";
 import { createSimplefinClient, type SimplefinClientOptions } from "./simplefin-client";
 import { createCredentialStore } from "./simplefin-credentials";
 
-export interface ProviderConnectionOptions extends ProviderSyncWorkerOptions, Omit<SimplefinClientOptions, "resolveHost"> {
+export interface ProviderConnectionOptions extends ProviderSyncOptions, Omit<SimplefinClientOptions, "resolveHost"> {
   /** Every address of a host name; the system resolver unless set (tests answer their own). */
   resolveHost?: (hostname: string) => Promise<LookupAddress[]>;
 }
 
 export const DEFAULT_PROVIDER_CONNECTIONS: ProviderConnectionOptions = {
-  ...DEFAULT_PROVIDER_SYNC_WORKER,
+  ...DEFAULT_PROVIDER_SYNC,
   allowPrivateHosts: false,
   claimTimeoutMs: 15_000,
   fetchTimeoutMs: 60_000,
@@ -25,22 +25,27 @@ export const DEFAULT_PROVIDER_CONNECTIONS: ProviderConnectionOptions = {
 const CREDENTIALS_KEY_PURPOSE = "finance:provider-credentials";
 
 /**
- * Provider connections wired on the database: their procedures and the background worker that
- * syncs them. Credentials are sealed under a key derived from the internal auth secret: rotating
+ * Provider connections wired on the database: their procedures and the job that syncs them
+ * (`poke` starts a queued one now). Credentials are sealed under a key derived from the internal auth secret: rotating
  * that secret leaves stored credentials unreadable (their connections then need new ones).
  */
-export function createProviderConnectionsModule(db: FinanceDb, log: Logger, internalAuthSecret: string, overrides: Partial<ProviderConnectionOptions> = {}) {
+export function createProviderConnectionsModule(
+  db: FinanceDb,
+  log: Logger,
+  internalAuthSecret: string,
+  poke: (queue: string) => void,
+  overrides: Partial<ProviderConnectionOptions> = {},
+) {
   const options = { ...DEFAULT_PROVIDER_CONNECTIONS, ...overrides };
   const credentials = createCredentialStore(createSecretBox(internalAuthSecret, CREDENTIALS_KEY_PURPOSE));
   const bridge = createSimplefinClient(options);
-  const worker = createProviderSyncWorker({ db, queries: createProviderSyncQueries(db), bridge, credentials, log, options });
   return {
     handlers: createProviderConnectionHandlers({
       connections: createProviderConnectionRepository(db),
       credentials,
       checkDestination: (url) => bridge.checkDestination(url),
-      queued: () => worker.poke(),
+      queued: () => poke(PROVIDER_SYNC_QUEUE),
     }),
-    worker,
+    job: providerSyncJob({ db, queries: createProviderSyncQueries(db), bridge, credentials, log, options }),
   };
 }

@@ -6,7 +6,7 @@ import { adjustTransactionCount } from "../ledger/ledger-version";
 import { applyRulesToImportedEntries } from "../rules/rules-on-create";
 import { risingIds } from "../rules/sql-ids";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
-import type { ClaimedProviderSync } from "./provider-sync-queries";
+import type { StartedProviderSync } from "./provider-sync-queries";
 import type { BridgeAccount, BridgeAnswer } from "./simplefin-payload";
 
 /** Entries a SimpleFIN sync writes carry this source (with Sure's `simplefin_<id>` external id). */
@@ -26,11 +26,11 @@ export interface ProviderSyncStats {
   bridge_errors: number;
 }
 
-/** The run was taken from this worker (its lease lapsed) or its connection was deleted: nothing it wrote stays. */
-export class ProviderSyncLeaseLost extends Error {
+/** The run ended meanwhile, or went with its connection (deleted): nothing it wrote stays. */
+export class ProviderSyncGone extends Error {
   constructor() {
-    super("the provider sync is no longer this worker's");
-    this.name = "ProviderSyncLeaseLost";
+    super("the provider sync ended or was deleted while it ran");
+    this.name = "ProviderSyncGone";
   }
 }
 
@@ -47,7 +47,7 @@ interface LinkedAccount {
  * time the bridge reports it (named as the bank names it). Null when it is unlinked: its account
  * was deleted (a later sync does not make it again) or its currency is none the ledger knows.
  */
-async function linkedAccountOf(tx: FinanceTx, claim: ClaimedProviderSync, bridge: BridgeAccount): Promise<LinkedAccount | null> {
+async function linkedAccountOf(tx: FinanceTx, claim: StartedProviderSync, bridge: BridgeAccount): Promise<LinkedAccount | null> {
   const existing = await tx.providerAccount.findUnique({
     where: { connectionId_externalId: { connectionId: claim.connectionId, externalId: bridge.externalId } },
     select: { id: true, name: true, account: { select: { id: true, status: true, accountType: true, currency: true } } },
@@ -89,7 +89,7 @@ async function linkedAccountOf(tx: FinanceTx, claim: ClaimedProviderSync, bridge
 }
 
 /** Writes the account's posted transactions once each (the entries' unique account, source and external id); the dates of those written. */
-async function insertTransactions(tx: FinanceTx, claim: ClaimedProviderSync, accountId: string, bridge: BridgeAccount, currency: string): Promise<string[]> {
+async function insertTransactions(tx: FinanceTx, claim: StartedProviderSync, accountId: string, bridge: BridgeAccount, currency: string): Promise<string[]> {
   const rows = bridge.transactions;
   if (rows.length === 0) return [];
   const ids = risingIds();
@@ -151,12 +151,18 @@ function institutionOf(answer: BridgeAnswer) {
 }
 
 /**
- * Writes what the bridge answered in one transaction, only while the run is still this worker's:
+ * Writes what the bridge answered in one transaction, ended by `fence` (the job's end: nothing is
+ * kept when the job is no longer this worker's):
  * accounts linked (or made), transactions written once (through the import path: the family's
  * rules apply to them, duplicates are skipped), opening balances anchored to the bank's balances,
  * balance syncs queued, and the run completed with its counts. All of it, or nothing.
  */
-export async function writeBridgeAnswer(db: FinanceDb, claim: ClaimedProviderSync, answer: BridgeAnswer): Promise<ProviderSyncStats> {
+export async function writeBridgeAnswer(
+  db: FinanceDb,
+  claim: StartedProviderSync,
+  answer: BridgeAnswer,
+  fence: (tx: FinanceTx) => Promise<void>,
+): Promise<ProviderSyncStats> {
   return db.$transaction(
     async (tx) => {
       const stats: ProviderSyncStats = {
@@ -198,14 +204,15 @@ export async function writeBridgeAnswer(db: FinanceDb, claim: ClaimedProviderSyn
         await applyRulesToImportedEntries(tx, claim.familyId, claim.id);
       }
       const completed = await tx.providerSync.updateMany({
-        where: { id: claim.id, status: "syncing", leaseExpiresAt: claim.lease },
-        data: { status: "completed", stats: { ...stats }, error: null, completedAt: new Date(), leaseExpiresAt: null },
+        where: { id: claim.id, status: "syncing" },
+        data: { status: "completed", stats: { ...stats }, error: null, completedAt: new Date() },
       });
-      if (completed.count !== 1) throw new ProviderSyncLeaseLost();
+      if (completed.count !== 1) throw new ProviderSyncGone();
       await tx.providerConnection.updateMany({ where: { id: claim.connectionId }, data: { status: "good", ...institutionOf(answer) } });
+      await fence(tx);
       return stats;
     },
-    // A first sync of several accounts writes thousands of rows; the lease outlasts this.
+    // A first sync of several accounts writes thousands of rows.
     { timeout: 120_000, maxWait: 30_000 },
   );
 }
