@@ -1,4 +1,5 @@
-import { buildServiceRouter, createServiceServer, databaseReadiness, type ServiceCall, type ServiceDeps } from "@hearth/service-kit";
+import { buildServiceRouter, createServiceServer, databaseReadiness, databaseUrlOf, type ServiceCall, type ServiceDeps } from "@hearth/service-kit";
+import { createJobRunner } from "@hearth/service-kit/jobs";
 import { createAssistantRegistry } from "./assistant/assistant-registry";
 import { createAssistantToolProcedures } from "./assistant/tool-procedures";
 import type { AssistantProvider } from "./assistant/assistant-types";
@@ -13,24 +14,28 @@ import { createMessageProgressHandler } from "./messages/message-progress";
 import { createReplyEvents } from "./replies/reply-events";
 import { createReplyRepository } from "./replies/reply-repository";
 import { createReplyRunner } from "./replies/reply-runner";
-import { DEFAULT_REPLY_WORKER, createReplyWorker, type ReplyWorkerOptions } from "./replies/reply-worker";
+import { DEFAULT_REPLY_JOB, replyJob, type ReplyJobOptions } from "./replies/reply-job";
+import { REPLY_QUEUE } from "./replies/reply-queue";
 
 export interface AssistantOptions {
   /** Model providers in order of preference (the first one's first model is the default); the built-in assistant always comes last. */
   providers?: readonly AssistantProvider[];
   replyTimeoutMs?: number;
-  worker?: Partial<Omit<ReplyWorkerOptions, "leaseMs">>;
+  /** How many answers run at once, per instance and per family. */
+  jobs?: Partial<ReplyJobOptions>;
 }
 
 export type ChatDeps = ServiceDeps<ChatDb> & {
   /** The finance service, called for the asking user by the assistant's tools. */
   finance: ServiceCall;
   assistant?: AssistantOptions;
+  /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */
+  jobs?: { pollMs?: number; heartbeatMs?: number };
 };
 
 const DEFAULT_REPLY_TIMEOUT_MS = 120_000;
-/** A claim outlives its answer's timeout by this much, so only a dead worker's claim runs out. */
-const LEASE_MARGIN_MS = 30_000;
+/** How long a stopping service lets its answers finish before it ends them as interrupted (their users may retry at once). */
+const STOP_GRACE_MS = 5_000;
 
 /** Wires the chat service by hand: repositories, the assistant, handlers, router, server. Tests start exactly this. */
 export function createChatService(deps: ChatDeps) {
@@ -40,13 +45,14 @@ export function createChatService(deps: ChatDeps) {
   const registry = createAssistantRegistry([...(deps.assistant?.providers ?? []), createBuiltinAssistant()]);
   const timeoutMs = deps.assistant?.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS;
   const runner = createReplyRunner({ replies, registry, events, finance: deps.finance, log: deps.log, timeoutMs });
-  const worker = createReplyWorker({
-    replies,
-    runner,
+  const jobs = createJobRunner({
+    databaseUrl: databaseUrlOf(deps.db),
+    db: deps.db,
     log: deps.log,
-    options: { ...DEFAULT_REPLY_WORKER, ...deps.assistant?.worker, leaseMs: timeoutMs + LEASE_MARGIN_MS },
+    definitions: [replyJob(deps.db, replies, runner, { ...DEFAULT_REPLY_JOB, ...deps.assistant?.jobs })],
+    ...deps.jobs,
   });
-  const onQuestion = () => worker.poke();
+  const onQuestion = () => jobs.poke(REPLY_QUEUE);
 
   const router = buildServiceRouter(
     "chat",
@@ -72,8 +78,8 @@ export function createChatService(deps: ChatDeps) {
     server,
     registry,
     events,
-    worker,
-    start: async () => worker.start(),
-    stop: () => worker.stop(),
+    jobs,
+    start: async () => jobs.start(),
+    stop: () => jobs.stop({ graceMs: STOP_GRACE_MS }),
   };
 }

@@ -1,31 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+// The assistant's answers on the job runner (replies/reply-job.ts): each answer produced by one
+// instance only, families in turns, an answer whose worker died failed as interrupted (never
+// produced twice: its tools may have run), a stopping service ending its answers as interrupted,
+// and a family that turned AI off getting no answer.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@hearth/service-kit";
+import { createJobRunner, type JobRunner } from "@hearth/service-kit/jobs";
 import { ChatDetailSchema, type Actor } from "@hearth/contracts";
+import { databaseUrlOf } from "@hearth/service-kit";
+import { endJobConnection } from "@hearth/test-kit";
 import { createAssistantRegistry } from "../src/assistant/assistant-registry";
+import type { ReplyIo } from "../src/assistant/assistant-types";
 import { FAMILY_AI_OFF } from "../src/replies/family-facts";
 import { createReplyEvents } from "../src/replies/reply-events";
+import { replyJob } from "../src/replies/reply-job";
+import { REPLY_QUEUE } from "../src/replies/reply-queue";
 import { createReplyRepository } from "../src/replies/reply-repository";
 import { createReplyRunner } from "../src/replies/reply-runner";
-import { createReplyWorker } from "../src/replies/reply-worker";
 import { NO_ANSWERS, contextOf, newActor, startChat, type RunningChat } from "./support";
 
 let chat: RunningChat;
 
 beforeAll(async () => {
+  // The service's own runner takes no answer: each case runs runners of its own.
   chat = await startChat(NO_ANSWERS);
 });
 afterAll(async () => chat?.stop());
 
-async function askedChat(actor: Actor, questions: number): Promise<string> {
-  const created = ChatDetailSchema.parse(await chat.call("chats.create", "mutation", { title: "Claims", message: "q0" }, contextOf(actor)));
-  for (let i = 1; i < questions; i++) await chat.call("messages.create", "mutation", { chat_id: created.id, content: `q${i}` }, contextOf(actor));
+async function askedChat(actor: Actor, questions: string[]): Promise<string> {
+  const created = ChatDetailSchema.parse(await chat.call("chats.create", "mutation", { title: "Claims", message: questions[0] }, contextOf(actor)));
+  for (const question of questions.slice(1)) await chat.call("messages.create", "mutation", { chat_id: created.id, content: question }, contextOf(actor));
   return created.id;
 }
 
-/** Finance's answer to familySettings.get for the actor's family (a stand-in: the runner reads nothing else before its provider runs). */
-function familySettings(actor: Actor) {
+/** Finance's answer to familySettings.get (the runner reads nothing else of finance before its provider runs). */
+function familySettings(aiEnabled = true) {
   return {
-    id: actor.familyId,
+    id: "00000000-0000-0000-0000-000000000000",
     name: null,
     currency: "USD",
     locale: "en-US",
@@ -37,135 +47,163 @@ function familySettings(actor: Actor) {
     default_account_sharing: "shared",
     custom_enabled_currencies: false,
     enabled_currencies: ["USD"],
-    ai_enabled: true,
+    ai_enabled: aiEnabled,
     created_at: new Date().toISOString(),
     updated_at: new Date().toISOString(),
   };
 }
 
-describe("reply claims", () => {
-  it("hands each pending answer to one claimer only, under parallel claims", async () => {
-    const chatIds = [await askedChat(newActor(), 4), await askedChat(newActor(), 4)];
-    const replies = createReplyRepository(chat.db);
-    const claims = await Promise.all(Array.from({ length: 16 }, () => replies.claimNext(60_000)));
-    const ofChats = claims.filter((claim) => claim && chatIds.includes(claim.chatId)).map((claim) => claim!.id);
-    expect(ofChats).toHaveLength(8);
-    expect(new Set(ofChats).size).toBe(8);
-    // Held: nobody gets them again while their lease runs.
-    expect(chatIds).not.toContain((await replies.claimNext(60_000))?.chatId);
+/** The question an answer is for: the last user turn of its conversation. */
+const questionOf = (io: ReplyIo) => io.history.at(-1)?.content ?? "";
+
+/** Another instance's runner of answers, whose model's provider is `reply` and whose finance answers the family's settings. */
+function replyRunner(reply: (io: ReplyIo) => Promise<{ content: string }>, options: { aiEnabled?: boolean; concurrency?: number } = {}): JobRunner {
+  const log = createLogger("test", "silent");
+  const replies = createReplyRepository(chat.db);
+  const registry = createAssistantRegistry([{ models: ["hearth-builtin"], reply: (_model, io) => reply(io) }]);
+  const finance = async () => familySettings(options.aiEnabled ?? true);
+  const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log, timeoutMs: 60_000 });
+  return createJobRunner({
+    databaseUrl: databaseUrlOf(chat.db),
+    db: chat.db,
+    log,
+    definitions: [replyJob(chat.db, replies, runner, { concurrency: options.concurrency ?? 4, perFamilyLimit: 2 })],
+    pollMs: 50,
+    heartbeatMs: 100,
   });
+}
 
-  it("serves the user with fewer answers in progress first, then the oldest question", async () => {
-    const replies = createReplyRepository(chat.db);
-    // Nothing else waiting in this database (answers of earlier tests are held or ended).
-    while (await replies.claimNext(60_000));
-    const busy = newActor();
-    const busyChat = await askedChat(busy, 3);
-    const first = await replies.claimNext(60_000);
-    expect(first?.chatId).toBe(busyChat);
-    // Another user asks after the busy one's two waiting questions: while one of the busy user's
-    // answers is in progress, the other user's comes first, then the busy user's in their order.
-    const otherChat = await askedChat(newActor(), 1);
-    expect((await replies.claimNext(60_000))?.chatId).toBe(otherChat);
-    expect((await replies.claimNext(60_000))?.chatId).toBe(busyChat);
-  });
+/** Works until the answer is aborted (its job lost or stopped). */
+const untilAborted = (io: ReplyIo) => new Promise<never>((_resolve, reject) => io.signal.addEventListener("abort", () => reject(io.signal.reason as Error)));
 
-  it("fails an answer whose worker died mid-way (lease run out) as interrupted, without running it again", async () => {
-    const actor = newActor();
-    const chatId = await askedChat(actor, 1);
-    const answer = await chat.db.chatMessage.findFirstOrThrow({ where: { chatId, kind: "assistant_message" } });
-    // As a worker that claimed it and died: started, its lease over.
-    await chat.db.chatMessage.update({
-      where: { id: answer.id },
-      data: { startedAt: new Date(Date.now() - 120_000), leaseUntil: new Date(Date.now() - 1000) },
-    });
+const answerOf = (chatId: string) => chat.db.chatMessage.findFirstOrThrow({ where: { chatId, kind: "assistant_message" } });
+const jobOf = (messageId: string) => chat.db.job.findFirstOrThrow({ where: { queue: REPLY_QUEUE, subjectId: messageId } });
 
-    const replies = createReplyRepository(chat.db);
-    let providerRan = false;
-    const registry = createAssistantRegistry([
-      {
-        models: ["hearth-builtin"],
-        reply: async () => {
-          providerRan = true;
-          return { content: "again" };
-        },
-      },
-    ]);
-    const finance = async () => {
-      throw new Error("finance is not needed for an interrupted answer");
+describe("the assistant's answers on the job runner", () => {
+  it("produces each answer once, however many instances run at once", async () => {
+    const tag = `once-${Date.now()}`;
+    const questions = Array.from({ length: 4 }, (_, i) => `${tag} ${i}`);
+    const chats = [await askedChat(newActor(), questions.slice(0, 2)), await askedChat(newActor(), questions.slice(2))];
+    const produced: string[] = [];
+    const produce = async (io: ReplyIo) => {
+      if (questionOf(io).startsWith(tag)) produced.push(questionOf(io));
+      return { content: "ok" };
     };
-    const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log: createLogger("test", "silent"), timeoutMs: 5000 });
-    let claimed = await replies.claimNext(60_000);
-    while (claimed && claimed.id !== answer.id) claimed = await replies.claimNext(60_000);
-    expect(claimed).toMatchObject({ id: answer.id, interrupted: true });
-    await runner.run(claimed!);
-
-    expect(providerRan).toBe(false);
-    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({
-      aiResponseStatus: "failed",
-      leaseUntil: null,
-      askedBy: null,
-    });
-    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.replyToId! } })).toMatchObject({ aiResponseStatus: "failed" });
-    expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toMatch(/interrupted/);
+    const runners = [replyRunner(produce), replyRunner(produce)];
+    try {
+      await Promise.all(runners.flatMap((runner) => [runner.drain(REPLY_QUEUE), runner.drain(REPLY_QUEUE)]));
+    } finally {
+      await Promise.all(runners.map((runner) => runner.stop()));
+    }
+    expect(produced.sort()).toEqual(questions);
+    const answers = await chat.db.chatMessage.findMany({ where: { chatId: { in: chats }, kind: "assistant_message" } });
+    expect(answers.map((answer) => answer.aiResponseStatus)).toEqual(["complete", "complete", "complete", "complete"]);
   });
 
-  it("on shutdown, ends the answers still running as interrupted rather than leaving them pending until their lease runs out", async () => {
-    const actor = newActor();
-    const chatId = await askedChat(actor, 1);
-    const answer = await chat.db.chatMessage.findFirstOrThrow({ where: { chatId, kind: "assistant_message" } });
-    const replies = createReplyRepository(chat.db);
+  it("gives families turns: a family asking after another's three waits behind one of them, not all", async () => {
+    const tag = `turns-${Date.now()}`;
+    await askedChat(newActor(), [`${tag} a1`, `${tag} a2`, `${tag} a3`]);
+    await askedChat(newActor(), [`${tag} b1`]);
+    const order: string[] = [];
+    const runner = replyRunner(
+      async (io) => {
+        if (questionOf(io).startsWith(tag)) order.push(questionOf(io).slice(tag.length + 1));
+        return { content: "ok" };
+      },
+      { concurrency: 1 },
+    );
+    try {
+      await runner.drain(REPLY_QUEUE);
+    } finally {
+      await runner.stop();
+    }
+    // Oldest first would be a1, a2, a3, b1.
+    expect(order).toEqual(["a1", "b1", "a2", "a3"]);
+  });
+
+  it("fails an answer whose worker died mid-way as interrupted, without producing it again", async () => {
+    const chatId = await askedChat(newActor(), ["Dying"]);
+    const answer = await answerOf(chatId);
+    let calls = 0;
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const registry = createAssistantRegistry([
-      {
-        models: ["hearth-builtin"],
-        reply: (_model, io) => {
-          started();
-          return new Promise((_resolve, reject) => io.signal.addEventListener("abort", () => reject(io.signal.reason)));
-        },
-      },
-    ]);
-    // Only the family's settings are read before the provider runs.
-    const finance = async () => familySettings(actor);
-    const log = createLogger("test", "silent");
-    const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log, timeoutMs: 60_000 });
-    const worker = createReplyWorker({ replies, runner, log, options: { concurrency: 8, pollMs: 50, leaseMs: 90_000 } });
-    worker.start();
-    await running;
-    await worker.stop(100);
-    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed", leaseUntil: null });
+    const dying = replyRunner(async (io) => {
+      if (questionOf(io) !== "Dying") return { content: "ok" };
+      calls++;
+      started();
+      return untilAborted(io);
+    });
+    dying.start();
+    const other = replyRunner(async (io) => {
+      if (questionOf(io) === "Dying") calls++;
+      return { content: "again" };
+    });
+    try {
+      await running;
+      // Its process dies (its job connection ends): the job is taken over, and the answer failed.
+      await endJobConnection(chat.db, (await jobOf(answer.id)).id);
+      await other.drain(REPLY_QUEUE);
+    } finally {
+      await Promise.all([dying.stop(), other.stop()]);
+    }
+    expect(calls).toBe(1);
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed", askedBy: null });
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.replyToId! } })).toMatchObject({ aiResponseStatus: "failed" });
     expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toMatch(/interrupted/);
+    expect(await jobOf(answer.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+  });
+
+  it("on shutdown, ends the answers still running as interrupted rather than leaving them pending", async () => {
+    const chatId = await askedChat(newActor(), ["Stopping"]);
+    const answer = await answerOf(chatId);
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const runner = replyRunner(async (io) => {
+      if (questionOf(io) !== "Stopping") return { content: "ok" };
+      started();
+      return untilAborted(io);
+    });
+    runner.start();
+    await running;
+    await runner.stop({ graceMs: 100 });
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed" });
+    expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toMatch(/interrupted/);
+    expect(await jobOf(answer.id)).toMatchObject({ status: "succeeded" });
   });
 
   it("fails an answer whose family turned AI off after the question was asked, before anything goes to the model's provider", async () => {
-    const actor = newActor();
-    const chatId = await askedChat(actor, 1);
-    const answer = await chat.db.chatMessage.findFirstOrThrow({ where: { chatId, kind: "assistant_message" } });
-    const replies = createReplyRepository(chat.db);
+    const chatId = await askedChat(newActor(), ["AI off"]);
+    const answer = await answerOf(chatId);
     let providerCalls = 0;
-    const registry = createAssistantRegistry([
-      {
-        models: ["hearth-builtin"],
-        reply: async () => {
-          providerCalls++;
-          return { content: "should not be produced" };
-        },
+    const runner = replyRunner(
+      async () => {
+        providerCalls++;
+        return { content: "should not be produced" };
       },
-    ]);
-    const finance = async () => ({ ...familySettings(actor), ai_enabled: false });
-    const log = createLogger("test", "silent");
-    const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log, timeoutMs: 60_000 });
-    const worker = createReplyWorker({ replies, runner, log, options: { concurrency: 2, pollMs: 50, leaseMs: 90_000 } });
-    worker.start();
+      { aiEnabled: false },
+    );
     try {
-      await vi.waitFor(async () => expect((await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).aiResponseStatus).toBe("failed"), {
-        timeout: 20_000,
-      });
+      await runner.drain(REPLY_QUEUE);
     } finally {
-      await worker.stop(100);
+      await runner.stop();
     }
     expect(providerCalls).toBe(0);
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed" });
     expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toBe(FAMILY_AI_OFF);
+  });
+
+  it("queues a job for an answer left pending without one (asked before the job runner), and answers it", async () => {
+    const chatId = await askedChat(newActor(), ["Orphan"]);
+    const answer = await answerOf(chatId);
+    await chat.db.job.deleteMany({ where: { subjectId: answer.id } });
+    const runner = replyRunner(async () => ({ content: "found" }));
+    runner.start();
+    try {
+      await expect
+        .poll(async () => (await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).aiResponseStatus, { timeout: 20_000 })
+        .toBe("complete");
+    } finally {
+      await runner.stop();
+    }
   });
 });

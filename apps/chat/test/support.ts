@@ -51,5 +51,5 @@ export function startChat(assistant?: ChatDeps["assistant"]): Promise<RunningCha
   return startServiceUnderTest({ ...chatUnderTest, create: (deps: Omit<ChatDeps, "finance">) => createChatAlone(deps, assistant) });
 }
 
-/** A worker that takes no answer: questions stay pending, for tests of what is stored. */
-export const NO_ANSWERS: ChatDeps["assistant"] = { worker: { concurrency: 0 } };
+/** A service that takes no answer: questions stay pending, for tests of what is stored (or of runners of their own). */
+export const NO_ANSWERS: ChatDeps["assistant"] = { jobs: { concurrency: 0 } };

@@ -1,6 +1,7 @@
 import { AppError, pageWindow, type Actor, type BodyOf, type PageQuery } from "@hearth/contracts";
 import type { ChatDb, ChatTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
+import { queueReply } from "../replies/reply-queue";
 import type { ChatStats } from "./chat-resource";
 
 /** A chat belongs to the user who created it, within their family: every query filters on both. */
@@ -30,7 +31,7 @@ const OLDEST_FIRST = [{ createdAt: "asc" as const }, { id: "asc" as const }];
 
 /**
  * Messages a client sees: an assistant message still pending with no text yet is the answer's
- * placeholder (the worker's queue entry), not a message; it appears once it has text or ends.
+ * placeholder (its job's subject), not a message; it appears once it has text or ends.
  */
 export const VISIBLE_MESSAGES: Prisma.ChatMessageWhereInput = {
   NOT: { kind: "assistant_message", aiResponseStatus: "pending", content: "" },
@@ -42,12 +43,12 @@ function ownedBy(owner: ChatOwner, chatId: string) {
   return { id: chatId, familyId: owner.familyId, userId: owner.userId };
 }
 
-/** The user message and the assistant placeholder that queues its answer (ends in the reply worker). */
+/** The user message, and the assistant placeholder with the job that produces its answer. */
 async function addQuestion(tx: ChatTx, chatId: string, question: NewQuestion) {
   const message = await tx.chatMessage.create({
     data: { chatId, kind: "user_message", role: "user", content: question.content, model: question.model, aiResponseStatus: "pending" },
   });
-  await tx.chatMessage.create({
+  const answer = await tx.chatMessage.create({
     data: {
       chatId,
       kind: "assistant_message",
@@ -60,7 +61,9 @@ async function addQuestion(tx: ChatTx, chatId: string, question: NewQuestion) {
       // A millisecond after its question, so the conversation's order never depends on the id.
       createdAt: new Date(message.createdAt.getTime() + 1),
     },
+    select: { id: true },
   });
+  await queueReply(tx, question.askedBy.actor.familyId, answer.id);
   return message;
 }
 
@@ -211,6 +214,7 @@ export function createChatRepository(db: ChatDb) {
         });
         await tx.chatMessage.update({ where: { id: last.replyToId }, data: { aiResponseStatus: "pending" } });
         await tx.chat.update({ where: { id: chatId }, data: { error: null, updatedAt: new Date() } });
+        await queueReply(tx, owner.familyId, retried.id);
         return retried;
       });
     },

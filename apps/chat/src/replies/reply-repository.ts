@@ -1,6 +1,6 @@
 import { ActorSchema } from "@hearth/contracts";
 import { z } from "zod";
-import type { ChatDb } from "../db";
+import type { ChatDb, ChatTx } from "../db";
 import { Prisma, type ToolCall as ToolCallRow } from "../generated/prisma/client";
 import type { ConversationTurn } from "../assistant/assistant-types";
 import type { AskedBy } from "../chats/chat-repository";
@@ -13,15 +13,17 @@ export const HISTORY_MAX_CHARS = 60_000;
 
 const AskedBySchema = z.object({ actor: ActorSchema, requestId: z.string() });
 
-/** An answer a worker took: `interrupted` when an earlier worker took it and its lease ran out unfinished. */
+/** An answer its job is producing. */
 export interface ClaimedReply {
   id: string;
   chatId: string;
   model: string;
   replyToId: string;
   askedBy: AskedBy;
-  interrupted: boolean;
 }
+
+/** How an answer ends: written with the job's end (`fence` throws, rolling it back, when the job is no longer this worker's). */
+export type ReplyFence = (tx: ChatTx) => Promise<void>;
 
 /** The answer's message, its question or its chat was deleted while it was being produced. */
 export class ReplyGone extends Error {
@@ -32,66 +34,57 @@ export class ReplyGone extends Error {
 }
 
 export function createReplyRepository(db: ChatDb) {
-  /** Ends the answer and its question in one transaction; nothing when the answer is gone or already ended. */
-  async function finish(messageId: string, outcome: { status: "complete"; content: string } | { status: "failed"; content: string; error: string }) {
+  type Outcome = { status: "complete"; content: string } | { status: "failed"; content: string; error: string };
+
+  /** Ends the answer and its question in `tx`; nothing when the answer is gone or already ended. */
+  async function endIn(tx: ChatTx, messageId: string, outcome: Outcome): Promise<void> {
+    // The chat's row first, then its messages: the order of a chat's deletion (its cascade), of
+    // ask and of retry. Message first, then chat, deadlocked against a delete of the chat (40P01).
+    const chat = await tx.$queryRaw<{ id: string }[]>`
+      SELECT c.id FROM chats c JOIN chat_messages m ON m.chat_id = c.id WHERE m.id = ${messageId}::uuid FOR NO KEY UPDATE OF c`;
+    if (chat.length === 0) return;
+    const ended = await tx.chatMessage.updateManyAndReturn({
+      where: { id: messageId, aiResponseStatus: "pending" },
+      data: {
+        aiResponseStatus: outcome.status,
+        content: storableText(outcome.content),
+        error: outcome.status === "failed" ? outcome.error : null,
+        askedBy: Prisma.DbNull,
+      },
+      select: { chatId: true, replyToId: true },
+    });
+    const answer = ended[0];
+    if (!answer) return;
+    if (answer.replyToId) await tx.chatMessage.updateMany({ where: { id: answer.replyToId }, data: { aiResponseStatus: outcome.status } });
+    await tx.chat.updateMany({ where: { id: answer.chatId }, data: { error: outcome.status === "failed" ? outcome.error : null, updatedAt: new Date() } });
+  }
+
+  /** Ends the answer in a transaction of its own, with `fence` (the job's end) when given. */
+  async function finish(messageId: string, outcome: Outcome, fence?: ReplyFence): Promise<void> {
     await db.$transaction(async (tx) => {
-      // The chat's row first, then its messages: the order of a chat's deletion (its cascade), of
-      // ask and of retry. Message first, then chat, deadlocked against a delete of the chat (40P01).
-      const chat = await tx.$queryRaw<{ id: string }[]>`
-        SELECT c.id FROM chats c JOIN chat_messages m ON m.chat_id = c.id WHERE m.id = ${messageId}::uuid FOR NO KEY UPDATE OF c`;
-      if (chat.length === 0) return;
-      const ended = await tx.chatMessage.updateManyAndReturn({
-        where: { id: messageId, aiResponseStatus: "pending" },
-        data: {
-          aiResponseStatus: outcome.status,
-          content: storableText(outcome.content),
-          error: outcome.status === "failed" ? outcome.error : null,
-          leaseUntil: null,
-          askedBy: Prisma.DbNull,
-        },
-        select: { chatId: true, replyToId: true },
-      });
-      const answer = ended[0];
-      if (!answer) return;
-      if (answer.replyToId) await tx.chatMessage.updateMany({ where: { id: answer.replyToId }, data: { aiResponseStatus: outcome.status } });
-      await tx.chat.updateMany({ where: { id: answer.chatId }, data: { error: outcome.status === "failed" ? outcome.error : null, updatedAt: new Date() } });
+      await endIn(tx, messageId, outcome);
+      await fence?.(tx);
     });
   }
 
   return {
     /**
-     * Takes a pending answer no live worker holds, for `leaseMs`: of the user with the fewest answers
-     * in progress, the oldest. A taken answer whose lease
-     * ran out is handed over marked `interrupted`: its tools may have run, so it is failed, not redone.
+     * The pending answer its job is to produce, marked started; null when it is gone or ended. An
+     * answer that cannot be started (its question or who asked is missing) ends failed here.
      */
-    async claimNext(leaseMs: number): Promise<ClaimedReply | null> {
-      const rows = await db.$queryRaw<
-        { id: string; chat_id: string; model: string | null; reply_to_id: string | null; asked_by: unknown; was_started: boolean }[]
-      >`
-        WITH next AS (
-          SELECT a.id, a.started_at IS NOT NULL AS was_started FROM chat_messages a JOIN chats c ON c.id = a.chat_id
-           WHERE a.ai_response_status = 'pending' AND a.kind = 'assistant_message' AND (a.lease_until IS NULL OR a.lease_until < now())
-           -- Users with fewer answers being produced first, then the oldest: one user's queue of slow
-           -- questions does not hold everyone else's behind it.
-           ORDER BY (SELECT count(*) FROM chat_messages r JOIN chats rc ON rc.id = r.chat_id
-                      WHERE rc.family_id = c.family_id AND rc.user_id = c.user_id
-                        AND r.kind = 'assistant_message' AND r.ai_response_status = 'pending' AND r.lease_until >= now()),
-                    a.created_at, a.id
-           LIMIT 1
-           FOR UPDATE OF a SKIP LOCKED)
-        UPDATE chat_messages m
-           SET started_at = coalesce(m.started_at, now()), lease_until = now() + ${leaseMs} * interval '1 millisecond'
-          FROM next
-         WHERE m.id = next.id
-        RETURNING m.id, m.chat_id, m.model, m.reply_to_id, m.asked_by, next.was_started`;
+    async begin(messageId: string, fence: ReplyFence): Promise<ClaimedReply | null> {
+      const rows = await db.$queryRaw<{ id: string; chat_id: string; model: string | null; reply_to_id: string | null; asked_by: unknown }[]>`
+        UPDATE chat_messages SET started_at = coalesce(started_at, now())
+         WHERE id = ${messageId}::uuid AND kind = 'assistant_message' AND ai_response_status = 'pending'
+        RETURNING id, chat_id, model, reply_to_id, asked_by`;
       const row = rows[0];
       if (!row) return null;
       const askedBy = AskedBySchema.safeParse(row.asked_by);
       if (!row.reply_to_id || !row.model || !askedBy.success) {
-        await finish(row.id, { status: "failed", content: "", error: "The answer could not be started" });
+        await finish(row.id, { status: "failed", content: "", error: "The answer could not be started" }, fence);
         return null;
       }
-      return { id: row.id, chatId: row.chat_id, model: row.model, replyToId: row.reply_to_id, askedBy: askedBy.data, interrupted: row.was_started };
+      return { id: row.id, chatId: row.chat_id, model: row.model, replyToId: row.reply_to_id, askedBy: askedBy.data };
     },
 
     /**
@@ -153,6 +146,7 @@ export function createReplyRepository(db: ChatDb) {
     },
 
     finish,
+    endIn,
   };
 }
 export type ReplyRepository = ReturnType<typeof createReplyRepository>;

@@ -1,12 +1,19 @@
 import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
+import { JobLost, JobRunnerStopping } from "@hearth/service-kit/jobs";
 import { AssistantFailure, UnreadableArguments, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
 import type { AssistantRegistry } from "../assistant/assistant-registry";
 import { createAssistantTools, type FinanceCall } from "../assistant/tools";
 import { toToolCall } from "../chats/chat-resource";
 import { familyFactsOf } from "./family-facts";
 import type { ReplyEvents } from "./reply-events";
-import { ReplyGone, type ClaimedReply, type ReplyRepository } from "./reply-repository";
+import { ReplyGone, type ClaimedReply, type ReplyFence, type ReplyRepository } from "./reply-repository";
+
+/** The job an answer is produced in: its signal, and the fence its end is written with. */
+export interface ReplyJob {
+  signal: AbortSignal;
+  fence: ReplyFence;
+}
 
 /** How often an answer's text so far is stored while it streams (clients polling the chat see it grow). */
 const SAVE_TEXT_EVERY_MS = 500;
@@ -43,7 +50,7 @@ function argumentsObject(args: unknown): Record<string, unknown> {
 }
 
 /**
- * Produces claimed answers: the conversation, the family's facts and the tools for the asking
+ * Produces answers (each in its job, reply-job.ts): the conversation, the family's facts and the tools for the asking
  * user go to the model's provider; each tool call is stored as it happens, the text is streamed
  * to listeners and stored as it grows, and the answer ends complete or failed with a safe message.
  * An answer whose chat is deleted meanwhile is abandoned, leaving nothing behind.
@@ -55,14 +62,19 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
   /** The text so far of each answer in progress here, fresher than the stored one (saved every SAVE_TEXT_EVERY_MS). */
   const liveText = new Map<string, () => string>();
 
-  async function run(reply: ClaimedReply): Promise<void> {
-    if (reply.interrupted) {
-      await replies.finish(reply.id, { status: "failed", content: "", error: INTERRUPTED });
-      events.publish(reply.id, { type: "done", status: "failed", error: INTERRUPTED });
-      return;
-    }
+  /** Ends an answer a worker began and could not finish (it died, or its service stopped): failed, not produced again, since its tools may have run. */
+  async function interrupted(reply: Pick<ClaimedReply, "id">, job: ReplyJob): Promise<void> {
+    await replies.finish(reply.id, { status: "failed", content: "", error: INTERRUPTED }, job.fence);
+    events.publish(reply.id, { type: "done", status: "failed", error: INTERRUPTED });
+  }
+
+  async function run(reply: ClaimedReply, job: ReplyJob): Promise<void> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new AssistantFailure(TOO_SLOW)), deps.timeoutMs);
+    // The job stops: its service is stopping (the answer ends as interrupted), or it is no longer this worker's (nothing more is written).
+    const onJobAbort = () => controller.abort(job.signal.reason instanceof JobRunnerStopping ? new AssistantFailure(INTERRUPTED) : job.signal.reason);
+    if (job.signal.aborted) onJobAbort();
+    else job.signal.addEventListener("abort", onJobAbort, { once: true });
     const ofChat = running.get(reply.chatId) ?? new Set();
     running.set(reply.chatId, ofChat.add(controller));
     let text = "";
@@ -117,11 +129,13 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
       controller.signal.throwIfAborted();
       if (content.length > MAX_ANSWER_CHARS) throw new AssistantFailure(TOO_LONG);
       await saving;
-      await replies.finish(reply.id, { status: "complete", content });
+      await replies.finish(reply.id, { status: "complete", content }, job.fence);
       events.publish(reply.id, { type: "done", status: "complete", error: null });
     } catch (caught) {
       await saving;
       const reason = controller.signal.aborted ? controller.signal.reason : caught;
+      // Another worker has the job now: what it writes is the answer's.
+      if (reason instanceof JobLost) throw reason;
       if (reason instanceof ReplyGone || !(await replies.isPending(reply.id))) {
         events.publish(reply.id, { type: "done", status: "failed", error: "The chat was deleted" });
         return;
@@ -130,9 +144,10 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
       // The operator sees why (a wrong key, a 429, a refused model); the user sees only the safe message.
       if (reason instanceof AssistantFailure) log.warn({ err: reason.cause, message_id: reply.id, model: reply.model }, reason.safeMessage);
       else log.error({ err: reason, message_id: reply.id }, "an assistant answer failed");
-      await replies.finish(reply.id, { status: "failed", content: text, error });
+      await replies.finish(reply.id, { status: "failed", content: text, error }, job.fence);
       events.publish(reply.id, { type: "done", status: "failed", error });
     } finally {
+      job.signal.removeEventListener("abort", onJobAbort);
       liveText.delete(reply.id);
       clearTimeout(timer);
       ofChat.delete(controller);
@@ -142,13 +157,10 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
 
   return {
     run,
+    interrupted,
     /** Stops this instance's answers in a chat being deleted (another instance's notice when their writes find it gone). */
     abortChat(chatId: string): void {
       for (const controller of running.get(chatId) ?? []) controller.abort(new ReplyGone());
-    },
-    /** Shutting down: every answer in progress here ends now as interrupted (rather than pending until its lease runs out). */
-    abortAll(): void {
-      for (const set of running.values()) for (const controller of set) controller.abort(new AssistantFailure(INTERRUPTED));
     },
     /** The text so far of an answer produced here; undefined when it is not (then the stored text is the latest). */
     liveTextOf(messageId: string): string | undefined {

@@ -220,15 +220,22 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
       for (let claimed = await claimNext(state); claimed; claimed = await claimNext(state)) await launch(state, claimed.client, claimed.row);
     },
     /**
-     * Stops claiming and waits for the jobs running; `interrupt` aborts them first (their jobs
-     * wait for another instance, the attempt not counted).
+     * Stops claiming and waits for the jobs running; `interrupt` aborts them first, `graceMs`
+     * after that long (their jobs wait for another instance, the attempt not counted, unless the
+     * job ends itself on its signal).
      */
-    async stop({ interrupt = false }: { interrupt?: boolean } = {}): Promise<void> {
+    async stop({ interrupt = false, graceMs }: { interrupt?: boolean; graceMs?: number } = {}): Promise<void> {
       started = false;
       if (timer) clearInterval(timer);
       // A claim under way finishes first: the job it takes is then one of those waited for.
       await Promise.all([...queues.values()].map((state) => state.filling));
       const running = [...queues.values()].flatMap((state) => [...state.active.values()]);
+      if (!interrupt && graceMs !== undefined && running.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const graceOver = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)));
+        interrupt = await Promise.race([Promise.all(running.map((job) => job.done)).then(() => false), graceOver]);
+        clearTimeout(timer);
+      }
       if (interrupt) for (const job of running) job.abort(new JobRunnerStopping());
       await Promise.all(running.map((job) => job.done));
       await sweeping;

@@ -438,6 +438,38 @@ describe("failures, retries, cancels and stops", () => {
     expect(lock.rows[0].n).toBe(0);
   });
 
+  it("stopping with a grace lets a job that ends in time finish, then interrupts the one still running", async () => {
+    const quick = await queued("graceful-quick", FAMILY_A);
+    const slow = await queued("graceful-slow", FAMILY_B);
+    const quickStarted = gate();
+    const slowStarted = gate();
+    const finish = gate();
+    const runner = runnerOf(database, [
+      {
+        queue: "graceful-quick",
+        payload: EmptyPayload,
+        run: async (job) => {
+          quickStarted.open();
+          await finish.opened;
+          await database.db.$transaction(async (tx) => {
+            await recordRun(tx, job);
+            await job.complete(tx);
+          });
+        },
+      },
+      blockingUntilAborted("graceful-slow", slowStarted),
+    ]);
+    runner.start();
+    await Promise.all([quickStarted.opened, slowStarted.opened]);
+    const began = Date.now();
+    const stopping = runner.stop({ graceMs: 300 });
+    setTimeout(() => finish.open(), 50);
+    await stopping;
+    expect(Date.now() - began).toBeGreaterThanOrEqual(250);
+    expect(await jobRow(quick.id)).toMatchObject({ status: "succeeded" });
+    expect(await jobRow(slow.id)).toMatchObject({ status: "queued", attempts: 0 });
+  });
+
   it("rolls back the writes of a worker whose job was taken over meanwhile", async () => {
     const { id } = await queued("fenced", FAMILY_A);
     const started = gate();
