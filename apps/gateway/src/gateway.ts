@@ -1,5 +1,6 @@
 import { SERVICE_NAMES, type ServiceName } from "@hearth/contracts";
 import { createServiceClient, kafkaSecurityOf, kafkaTopicSettingsOf, type Logger, type ServiceCall } from "@hearth/service-kit";
+import { createJobRunner } from "@hearth/service-kit/jobs";
 import type { GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
 import { createEventRelay } from "./events/event-relay";
@@ -12,8 +13,8 @@ import { createGatewayReadiness } from "./health/gateway-readiness";
 import { createIdempotencyRepository } from "./idempotency/idempotency-repository";
 import { DEFAULT_IDEMPOTENCY, createIdempotentRequests } from "./idempotency/idempotent-requests";
 import { createIdentity } from "./identity/identity";
-import { createFamilyPurgeRepository } from "./family-data/family-purge-repository";
-import { DEFAULT_FAMILY_PURGER, createFamilyPurger, type FamilyPurgerOptions } from "./family-data/family-purger";
+import { createFamilyPurgeRepository, FAMILY_PURGE_QUEUE } from "./family-data/family-purge-repository";
+import { familyPurgeJob } from "./family-data/family-purge-job";
 import { createFamilyResetHandlers } from "./family-data/family-reset-handlers";
 import { createExportDownloadHandlers } from "./family-data/export-download-handlers";
 import { createDownloadLinks } from "./family-data/export-download-links";
@@ -30,12 +31,15 @@ export interface GatewayDeps {
   config: GatewayConfig;
   db: IdentityDb;
   log: Logger;
-  /** How family purges are leased, polled and retried (tests shorten it). */
-  familyPurger?: Partial<FamilyPurgerOptions>;
+  /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */
+  jobs?: { pollMs?: number; heartbeatMs?: number };
 }
 
+/** The queue of the gateway's family purges (tests run it with `jobs.drain`). */
+export { FAMILY_PURGE_QUEUE };
+
 /** Wires the gateway by hand: service clients, identity, the outbox relay and the HTTP app. Tests start exactly this. */
-export async function createGateway({ config, db, log, familyPurger: purgerOptions }: GatewayDeps) {
+export async function createGateway({ config, db, log, jobs: jobTuning }: GatewayDeps) {
   const services = Object.fromEntries(
     SERVICE_NAMES.map((service) => [
       service,
@@ -61,8 +65,14 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
     log,
   });
   // Family purges (a reset, a deleted family) run in the background against every service holding family data.
-  const purger = createFamilyPurger(createFamilyPurgeRepository(db), services, log, { ...DEFAULT_FAMILY_PURGER, ...purgerOptions });
-  const onFamilyPurgeQueued = () => purger.poke();
+  const jobs = createJobRunner({
+    databaseUrl: config.DATABASE_URL,
+    db,
+    log,
+    definitions: [familyPurgeJob(db, createFamilyPurgeRepository(db), services, log)],
+    ...jobTuning,
+  });
+  const onFamilyPurgeQueued = () => jobs.poke(FAMILY_PURGE_QUEUE);
   const identity = createIdentity({ config, db, log, onEventsWritten, rateLimiter, onFamilyPurgeQueued });
   const { authenticate, credentials, sessionExpiry, sweeper } = identity;
   const downloadCounters = createRateLimitRepository(db);
@@ -119,8 +129,8 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
     sessionExpiry,
     /** Purges expired identity rows; `sweeper.sweep()` runs it once. */
     sweeper,
-    /** Works queued family purges; `purger.runOnce()` runs the due ones now. */
-    purger,
+    /** Runs the gateway's jobs (family purges); `jobs.drain(FAMILY_PURGE_QUEUE)` runs the due ones now. */
+    jobs,
     /** SIGTERM's first step: /ready turns 503 "draining" while requests are still served. */
     drain: () => readiness.drain(),
     start: async () => {
@@ -129,14 +139,15 @@ export async function createGateway({ config, db, log, familyPurger: purgerOptio
       await events.relay.start();
       sessionExpiry.start();
       sweeper.start();
-      purger.start();
+      jobs.start();
     },
     stop: async () => {
       // Idempotent runs whose answer was late store it before the database goes (within the shutdown's time).
       await idempotency.drain(8000);
       await sessionExpiry.stop();
       await sweeper.stop();
-      await purger.stop();
+      // A purge under way lets go after its current step; the next start resumes it.
+      await jobs.stop({ interrupt: true });
       await rateLimiter.stop();
       await credentials.stop();
       await events.stop();

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResetInitiatedSchema, ResetStatusSchema, SURE_RESET_COUNT_KEYS } from "@hearth/contracts";
+import { FAMILY_PURGE_QUEUE } from "@hearth/gateway/gateway";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import { DEVICE, TEST_PASSWORD, apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
 
@@ -170,7 +171,7 @@ describe("DELETE /api/v1/users/reset", () => {
     expect(purge.completedAt).not.toBeNull();
   });
 
-  it("resumes where it stopped after a service outage or a gateway that died midway (never half-done for good)", async () => {
+  it("resumes where it stopped after a service outage (never half-done for good)", async () => {
     const user = await signUpUser(api, "interrupted", { ai: true });
     await seedFamily(user);
     // Finance is down when the reset is asked for: the step fails, the purge waits to be retried.
@@ -191,12 +192,9 @@ describe("DELETE /api/v1/users/reset", () => {
     } finally {
       await system.services.finance.start();
     }
-    // A gateway that held it died: its lease lapsed. Whoever looks next (here, this gateway's purger) finishes it.
-    await system.db.gateway.familyPurge.update({
-      where: { id: jobId },
-      data: { nextAttemptAt: new Date(Date.now() - 1000), lockedUntil: new Date(Date.now() - 1000) },
-    });
-    await system.gateway.purger.runOnce();
+    // Its job waits out its backoff; made due now, the next run resumes it.
+    await system.db.gateway.job.updateMany({ where: { queue: FAMILY_PURGE_QUEUE, subjectId: jobId, status: "queued" }, data: { runAfter: new Date() } });
+    await system.gateway.jobs.drain(FAMILY_PURGE_QUEUE);
     await eventually(async () => expect((await statusOf(user)).status).toBe("complete"));
     const purge = await system.db.gateway.familyPurge.findUniqueOrThrow({ where: { id: jobId } });
     expect(purge.completedAt).not.toBeNull();
@@ -207,10 +205,8 @@ describe("DELETE /api/v1/users/reset", () => {
     const user = await signUpUser(api, "reset-open");
     const { status, family_id: familyId } = await statusOf(user);
     expect(status).toBe("complete");
-    // A reset held by a live purger (its lease far ahead), which has not finished yet.
-    const purge = await system.db.gateway.familyPurge.create({
-      data: { familyId, kind: "reset", pendingServices: ["chat"], lockedUntil: new Date(Date.now() + 3_600_000) },
-    });
+    // A reset being worked (by a job of another gateway), which has not finished yet.
+    const purge = await system.db.gateway.familyPurge.create({ data: { familyId, kind: "reset", pendingServices: ["chat"] } });
     expect(await statusOf(user)).toMatchObject({ status: "data_remaining", reset_complete: false });
     await system.db.gateway.familyPurge.update({ where: { id: purge.id }, data: { pendingServices: [], completedAt: new Date() } });
     expect(await statusOf(user)).toMatchObject({ status: "complete", reset_complete: true });

@@ -19,6 +19,8 @@ export function createFamilyDataHandlers(data: FamilyDataRepository): Pick<Inter
         batchSize: BATCH,
         deadline: Date.now() + STEP_BUDGET_MS,
       });
+      // The family's jobs go last (their answers went with the chats).
+      if (step.finished) await data.deleteJobs(input.familyId);
       return { done: step.finished, deleted: step.deleted };
     },
     "familyData.counts": async ({ input }) => ({ counts: await data.counts(input.familyId) }),

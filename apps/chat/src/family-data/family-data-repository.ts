@@ -14,6 +14,17 @@ export function createFamilyDataRepository(db: ChatDb) {
         return tx.$executeRaw`DELETE FROM chats WHERE id = ANY(ARRAY(SELECT id FROM chats WHERE family_id = ${familyId}::uuid LIMIT ${limit}))`;
       }, batchTransactionOptions(timeouts)),
 
+    /**
+     * Deletes the family's jobs and its turn in their queues, once its chats are gone (until then
+     * each answer keeps its job; a job whose answer went finds nothing to do). A family has few:
+     * at most a handful of answers waiting per user, and a week of ended ones.
+     */
+    deleteJobs: (familyId: string): Promise<void> =>
+      db.$transaction(async (tx) => {
+        await tx.$executeRaw`DELETE FROM jobs WHERE family_id = ${familyId}::uuid`;
+        await tx.$executeRaw`DELETE FROM job_family_turns WHERE family_id = ${familyId}::uuid`;
+      }),
+
     async counts(familyId: string): Promise<Record<string, number>> {
       const [row] = await db.$queryRaw<{ chats: bigint; messages: bigint }[]>`
         SELECT (SELECT count(*) FROM chats WHERE family_id = ${familyId}::uuid) AS chats,

@@ -14,7 +14,7 @@ export interface FamilyResetDeps {
   users: UserRepository;
   withIdentityEvents: WithIdentityEvents;
   services: Record<(typeof FAMILY_DATA_SERVICES)[number], ServiceCall>;
-  /** Starts the purge without waiting for the purger's poll. */
+  /** Starts the purge's job without waiting for the runner's poll. */
   onPurgeQueued: () => void;
 }
 

@@ -51,7 +51,7 @@ export interface IdentityDeps {
   onEventsWritten: () => void;
   /** GET /api/v1/usage reports from the limiter that enforces the limit. */
   rateLimiter: RateLimiter;
-  /** Called after a commit that queued a family purge (a family deleted with its last member), so the purger starts it at once. */
+  /** Called after a commit that queued a family purge (a family deleted with its last member), so its job starts at once. */
   onFamilyPurgeQueued: () => void;
 }
 
