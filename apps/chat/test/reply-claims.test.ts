@@ -153,6 +153,26 @@ describe("the assistant's answers on the job runner", () => {
     expect(await jobOf(answer.id)).toMatchObject({ status: "succeeded", attempts: 2 });
   });
 
+  it("fails as interrupted an answer a worker began under an earlier job (lost to a purge, queued again by a reconcile), without producing it again", async () => {
+    const chatId = await askedChat(newActor(), ["Begun before"]);
+    const answer = await answerOf(chatId);
+    // A worker began it under a job that is gone; the job now queued is a fresh one (attempt 1, not taken over).
+    await chat.db.chatMessage.update({ where: { id: answer.id }, data: { startedAt: new Date(Date.now() - 60_000) } });
+    let calls = 0;
+    const runner = replyRunner(async (io) => {
+      if (questionOf(io) === "Begun before") calls++;
+      return { content: "twice" };
+    });
+    try {
+      await runner.drain(REPLY_QUEUE);
+    } finally {
+      await runner.stop();
+    }
+    expect(calls).toBe(0);
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed" });
+    expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toMatch(/interrupted/);
+  });
+
   it("on shutdown, ends the answers still running as interrupted rather than leaving them pending", async () => {
     const chatId = await askedChat(newActor(), ["Stopping"]);
     const answer = await answerOf(chatId);

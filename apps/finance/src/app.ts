@@ -190,6 +190,7 @@ export function createFinanceService(deps: FinanceDeps) {
     start: async () => {
       jobs.start();
     },
-    stop: () => jobs.stop(),
+    // Jobs that end within 5 s finish; the others stop at their next check and wait for the next instance.
+    stop: () => jobs.stop({ graceMs: 5_000 }),
   };
 }

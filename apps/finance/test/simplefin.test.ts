@@ -13,7 +13,7 @@ import {
 import { createLogger } from "@hearth/service-kit";
 import { startServiceUnderTest } from "@hearth/test-kit";
 import { createFinanceService } from "../src/app";
-import type { ProviderConnectionOptions } from "../src/provider-connections/provider-connections-module";
+import { createProviderConnectionsModule, type ProviderConnectionOptions } from "../src/provider-connections/provider-connections-module";
 import { PROVIDER_SYNC_QUEUE } from "../src/provider-connections/provider-sync-queries";
 import { centsOfAmount, readBridgeAnswer } from "../src/provider-connections/simplefin-payload";
 import { endJobConnection, eventually, expectAppError, financeAs, financeUnderTest, newActor, settled, type RunningFinance } from "./support";
@@ -614,5 +614,31 @@ describe("reading the bridge's answer", () => {
 
   it("anything but the protocol's shape is no answer", () => {
     for (const json of [null, [], "text", { accounts: "none" }, { errors: [] }]) expect(readBridgeAnswer(json)).toBeNull();
+  });
+});
+
+describe("daily syncs", () => {
+  it("queues every connection due, not only the first batch (was: 50 per ten-minute reconcile)", async () => {
+    const familyId = newActor().familyId;
+    await finance.parts.jobs.stop();
+    try {
+      await finance.db.providerConnection.createMany({
+        data: Array.from({ length: 120 }, (_, i) => ({
+          familyId,
+          provider: "simplefin",
+          name: `Bank ${i}`,
+          sealedCredentials: "sealed",
+          credentialsKind: "access_url",
+        })),
+      });
+      const { job } = createProviderConnectionsModule(finance.db, createLogger("daily-syncs", "silent"), "not used by the reconcile", () => undefined);
+      await job.reconcile!();
+      expect(await finance.db.providerSync.count({ where: { familyId, status: "pending" } })).toBe(120);
+      expect(await finance.db.job.count({ where: { queue: PROVIDER_SYNC_QUEUE, familyId, status: "queued" } })).toBe(120);
+    } finally {
+      await finance.db.providerConnection.deleteMany({ where: { familyId } });
+      await finance.db.job.deleteMany({ where: { familyId } });
+      finance.parts.jobs.start();
+    }
   });
 });

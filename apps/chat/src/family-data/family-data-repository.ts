@@ -16,12 +16,16 @@ export function createFamilyDataRepository(db: ChatDb) {
 
     /**
      * Deletes the family's jobs and its turn in their queues, once its chats are gone (until then
-     * each answer keeps its job; a job whose answer went finds nothing to do). A family has few:
+     * each answer keeps its job; a job whose answer went finds nothing to do), but for the jobs of
+     * answers asked since. A family has few:
      * at most a handful of answers waiting per user, and a week of ended ones.
      */
     deleteJobs: (familyId: string): Promise<void> =>
       db.$transaction(async (tx) => {
-        await tx.$executeRaw`DELETE FROM jobs WHERE family_id = ${familyId}::uuid`;
+        // A job whose answer is still there stays: a question asked during a reset keeps its job.
+        await tx.$executeRaw`
+          DELETE FROM jobs j WHERE j.family_id = ${familyId}::uuid
+             AND (j.status NOT IN ('queued', 'running') OR NOT EXISTS (SELECT 1 FROM chat_messages m WHERE m.id = j.subject_id))`;
         await tx.$executeRaw`DELETE FROM job_family_turns WHERE family_id = ${familyId}::uuid`;
       }),
 

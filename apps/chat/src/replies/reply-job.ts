@@ -16,8 +16,9 @@ export const DEFAULT_REPLY_JOB: ReplyJobOptions = { concurrency: 4, perFamilyLim
 
 /**
  * The assistant's answers on the job runner, one job per answer: families take turns, a family
- * has at most `perFamilyLimit` answers in progress. An answer whose worker died, or whose first
- * attempt failed to end, is failed as interrupted, not produced again (its tools may have run).
+ * has at most `perFamilyLimit` answers in progress. An answer whose worker died, whose first
+ * attempt failed to end, or that a worker began under another job, is failed as interrupted, not
+ * produced again (its tools may have run).
  * The answer's end is written with the job's end.
  */
 export function replyJob(db: ChatDb, replies: ReplyRepository, runner: ReplyRunner, options = DEFAULT_REPLY_JOB): JobDefinition<object, ChatTx> {
@@ -33,6 +34,8 @@ export function replyJob(db: ChatDb, replies: ReplyRepository, runner: ReplyRunn
       const reply = await replies.begin(job.subjectId, fenced.fence);
       // Gone with its chat, or ended meanwhile.
       if (!reply) return;
+      // Begun by a worker before this job (its job lost to a purge, or queued again by a reconcile): not run twice.
+      if (reply.wasStarted) return runner.interrupted(reply, fenced);
       await runner.run(reply, fenced);
     },
     // Its attempts spent (its end could not be written): the answer ends failed.

@@ -71,12 +71,17 @@ export function createReplyRepository(db: ChatDb) {
     /**
      * The pending answer its job is to produce, marked started; null when it is gone or ended. An
      * answer that cannot be started (its question or who asked is missing) ends failed here.
+     * `wasStarted`: a worker began it before (its tools may have run), whatever its job says.
      */
-    async begin(messageId: string, fence: ReplyFence): Promise<ClaimedReply | null> {
-      const rows = await db.$queryRaw<{ id: string; chat_id: string; model: string | null; reply_to_id: string | null; asked_by: unknown }[]>`
-        UPDATE chat_messages SET started_at = coalesce(started_at, now())
-         WHERE id = ${messageId}::uuid AND kind = 'assistant_message' AND ai_response_status = 'pending'
-        RETURNING id, chat_id, model, reply_to_id, asked_by`;
+    async begin(messageId: string, fence: ReplyFence): Promise<(ClaimedReply & { wasStarted: boolean }) | null> {
+      const rows = await db.$queryRaw<
+        { id: string; chat_id: string; model: string | null; reply_to_id: string | null; asked_by: unknown; was_started: boolean }[]
+      >`
+        UPDATE chat_messages m SET started_at = coalesce(m.started_at, now())
+          FROM (SELECT id, started_at IS NOT NULL AS was_started FROM chat_messages
+                 WHERE id = ${messageId}::uuid AND kind = 'assistant_message' AND ai_response_status = 'pending' FOR UPDATE) before
+         WHERE m.id = before.id
+        RETURNING m.id, m.chat_id, m.model, m.reply_to_id, m.asked_by, before.was_started`;
       const row = rows[0];
       if (!row) return null;
       const askedBy = AskedBySchema.safeParse(row.asked_by);
@@ -84,7 +89,7 @@ export function createReplyRepository(db: ChatDb) {
         await finish(row.id, { status: "failed", content: "", error: "The answer could not be started" }, fence);
         return null;
       }
-      return { id: row.id, chatId: row.chat_id, model: row.model, replyToId: row.reply_to_id, askedBy: askedBy.data };
+      return { id: row.id, chatId: row.chat_id, model: row.model, replyToId: row.reply_to_id, askedBy: askedBy.data, wasStarted: row.was_started };
     },
 
     /**

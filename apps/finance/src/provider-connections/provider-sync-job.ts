@@ -63,9 +63,31 @@ export function providerSyncJob({ db, queries, bridge, credentials, log, options
       throw new ProviderSyncFailure("credentials_unreadable");
     }
     if (held.kind === "access_url") return held;
-    const claimed: SimplefinCredentials = { kind: "access_url", url: await bridge.claim(held.url, job.signal) };
-    await queries.storeClaimedCredentials(sync.connectionId, credentials.seal(claimed));
+    let url: string;
+    try {
+      url = await bridge.claim(held.url, job.signal);
+    } catch (err) {
+      // Taken over from a worker whose claim went through: the token is spent, its access URL stored.
+      const stored = job.takenOver && err instanceof ProviderSyncFailure && err.category === "token_refused" ? await storedAccess(sync.connectionId) : null;
+      if (stored) return stored;
+      throw err;
+    }
+    const claimed: SimplefinCredentials = { kind: "access_url", url };
+    // Only over the token it claimed: credentials replaced meanwhile (by their owner) stay.
+    await queries.storeClaimedCredentials(sync.connectionId, sync.sealedCredentials, credentials.seal(claimed));
     return claimed;
+  }
+
+  /** The connection's credentials as stored now, when they are an access URL. */
+  async function storedAccess(connectionId: string): Promise<SimplefinCredentials | null> {
+    const sealed = await queries.sealedCredentialsOf(connectionId);
+    if (!sealed) return null;
+    try {
+      const held = credentials.open(sealed);
+      return held.kind === "access_url" ? held : null;
+    } catch {
+      return null;
+    }
   }
 
   async function since(connectionId: string): Promise<Date> {
@@ -117,7 +139,10 @@ export function providerSyncJob({ db, queries, bridge, credentials, log, options
     },
     failed: (tx, job) => (job.subjectId ? queries.fail(tx, job.subjectId, new ProviderSyncFailure("internal")) : Promise.resolve()),
     async reconcile() {
-      const due = options.autoSyncMs > 0 ? await queries.queueDue(options.autoSyncMs, DUE_BATCH) : 0;
+      // Every connection due, a batch at a time (the reconcile runs every ten minutes, not every poll).
+      let due = 0;
+      for (let queued = DUE_BATCH; options.autoSyncMs > 0 && queued === DUE_BATCH; due += queued)
+        queued = await queries.queueDue(options.autoSyncMs, DUE_BATCH);
       return due + (await queries.queueOrphaned());
     },
   };

@@ -85,9 +85,18 @@ export function createProviderSyncQueries(db: FinanceDb) {
       return sync ? (sync.syncingAt ?? sync.createdAt) : null;
     },
 
-    /** The access URL a claimed setup token gave, sealed: kept at once (the token works only once). */
-    async storeClaimedCredentials(connectionId: string, sealedCredentials: string): Promise<void> {
-      await db.providerConnection.updateMany({ where: { id: connectionId }, data: { sealedCredentials, credentialsKind: "access_url" } });
+    /** The access URL a claimed setup token gave, sealed: kept at once (the token works only once), over that token only. */
+    async storeClaimedCredentials(connectionId: string, claimedToken: string, sealedCredentials: string): Promise<void> {
+      await db.providerConnection.updateMany({
+        where: { id: connectionId, sealedCredentials: claimedToken },
+        data: { sealedCredentials, credentialsKind: "access_url" },
+      });
+    },
+
+    /** The connection's sealed credentials as stored now. */
+    async sealedCredentialsOf(connectionId: string): Promise<string | null> {
+      const found = await db.providerConnection.findUnique({ where: { id: connectionId }, select: { sealedCredentials: true } });
+      return found?.sealedCredentials ?? null;
     },
 
     /** Back in the queue as it was (the service is stopping). */

@@ -1,6 +1,6 @@
 import type { FamilyPurgeScope } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
-import { JOB_TRANSACTION, type JobDefinition } from "@hearth/service-kit/jobs";
+import { JOB_TRANSACTION, JobLost, type JobDefinition } from "@hearth/service-kit/jobs";
 import { z } from "zod";
 import type { IdentityDb, IdentityTx } from "../db";
 import { FAMILY_PURGE_QUEUE, type FamilyPurgeRepository, type StartedPurge } from "./family-purge-repository";
@@ -31,11 +31,14 @@ export function familyPurgeJob(
       const purge = job.subjectId ? await purges.begin(job.subjectId) : null;
       if (!purge) return;
       const scope = SCOPE_OF[purge.kind];
+      // Before each step and each service struck off: a gateway that lost the job (taken over) goes no further.
+      const stillHeld = () => db.$transaction((tx) => job.assertHeld(tx), JOB_TRANSACTION);
       try {
         for (const service of purge.pendingServices) {
           for (;;) {
             // Between two steps: a stopping gateway lets go here, and the next start (here or elsewhere) resumes.
             job.signal.throwIfAborted();
+            await stillHeld();
             const step = (await services[service](
               "familyData.purge",
               "mutation",
@@ -44,10 +47,12 @@ export function familyPurgeJob(
             )) as { done: boolean; deleted: number };
             if (step.done) break;
           }
+          await stillHeld();
           await purges.serviceDone(purge.id, service);
         }
       } catch (err) {
         if (job.signal.aborted) throw job.signal.reason;
+        if (err instanceof JobLost) throw err;
         log.warn({ err, purgeId: purge.id, familyId: purge.familyId }, "family purge step failed; it resumes later");
         await purges.noteFailure(purge.id, err instanceof Error ? err.message : String(err));
         throw err;
