@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RuleRunCollectionSchema, RuleRunResponseSchema, type Actor } from "@hearth/contracts";
+import { definitionOf, RULE_INCLUDE } from "../src/rules/rule-definition";
+import { chunkBoundaries } from "../src/rules/rule-engine";
 import { ruleRunJob } from "../src/rules/rule-run-job";
 import { createRuleRunProgressQueries, RULE_RUN_QUEUE } from "../src/rules/rule-run-progress-queries";
 import {
@@ -370,6 +372,31 @@ describe("rule runs in the background", () => {
       finance.parts.jobs.start();
     }
     await expectAllRenamed(call, (await call("ruleRuns.list", { rule_id: rule.id })).data[0].id, actor.familyId);
+  });
+
+  it("cuts a run of 20,000 matches into chunks in one pass over them (was: the count read again per match, 15.9 s for 14,000)", async () => {
+    const family = await newFamily();
+    await finance.db.entry.createMany({
+      data: Array.from({ length: 20_000 }, (_, index) => ({
+        familyId: family.actor.familyId,
+        accountId: family.account.id,
+        kind: "transaction" as const,
+        transactionKind: "standard" as const,
+        date: new Date(Date.UTC(2024, 0, 1 + (index % 365))),
+        name: `Coffee ${index}`,
+        amountCents: 100n,
+        currency: "USD",
+      })),
+    });
+    const rule = await coffeeRule(family.call);
+    const found = await finance.db.rule.findFirstOrThrow({ where: { id: rule.id }, include: RULE_INCLUDE });
+    // Quadratic, it would take about half a minute: the statement is stopped long before.
+    const { matched, ends } = await finance.db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL statement_timeout = 5000");
+      return chunkBoundaries(tx, definitionOf(found), { ignoreLocks: false }, { chunkRows: 5_000, lanes: 2 });
+    });
+    expect(matched).toBe(20_000);
+    expect(ends).toHaveLength(4);
   });
 
   it("a chunk that fails ends the run failed, not retried, and keeps the chunks done before it", async () => {

@@ -101,17 +101,20 @@ export async function chunkBoundaries(
   { chunkRows, lanes }: { chunkRows: number; lanes: number },
 ): Promise<{ matched: number; ends: EntryKey[] }> {
   const compiled = compile(rule, options);
+  // The total is a window over the same rows, not a join to a count: joined, a planner that
+  // expected one match put the count on the inner side and read it again for every match
+  // (14,000 matches took 15.9 s).
   const rows = await db.$queryRaw<{ date: string; id: string; total: number }[]>`
-    WITH m AS MATERIALIZED (SELECT e.date, e.id FROM entries e WHERE ${compiled.inScope}),
-    p AS (SELECT ${chunkRows}::numeric AS rows, ${lanes}::numeric AS lanes),
+    WITH ranked AS (
+      SELECT e.date, e.id, row_number() OVER (ORDER BY e.date, e.id) AS rn, count(*) OVER ()::numeric AS total
+        FROM entries e WHERE ${compiled.inScope}),
     sized AS (
-      SELECT t.total, ceil(t.total / CASE WHEN t.total <= p.rows THEN 1 ELSE p.lanes * ceil(t.total / (p.rows * p.lanes)) END) AS size
-        FROM (SELECT count(*)::numeric AS total FROM m) t CROSS JOIN p
-    ),
-    ranked AS (SELECT m.date, m.id, row_number() OVER (ORDER BY m.date, m.id) AS rn FROM m)
-    SELECT to_char(r.date, 'YYYY-MM-DD') AS date, r.id, s.total::int AS total FROM ranked r CROSS JOIN sized s
-     WHERE r.rn % s.size = 0 OR r.rn = s.total
-     ORDER BY r.rn`;
+      SELECT r.*, ceil(r.total / CASE WHEN r.total <= ${chunkRows}::numeric THEN 1
+                                      ELSE ${lanes}::numeric * ceil(r.total / (${chunkRows}::numeric * ${lanes}::numeric)) END) AS size
+        FROM ranked r)
+    SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.id, s.total::int AS total FROM sized s
+     WHERE s.rn % s.size = 0 OR s.rn = s.total
+     ORDER BY s.rn`;
   return { matched: rows[0]?.total ?? 0, ends: rows.map(({ date, id }) => ({ date, id })) };
 }
 
