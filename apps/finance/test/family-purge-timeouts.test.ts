@@ -73,3 +73,29 @@ describe("a family purge step", () => {
     }
   });
 });
+
+describe("a family purge racing the daily sync", () => {
+  it("leaves no sync of the family when a daily sync was queued while its accounts were still there (was: one row left for good)", async () => {
+    const actor = newActor();
+    const as = financeAs(finance, actor);
+    await as("accounts.create", { account: { name: "Checking", account_type: "depository", balance: 10 } });
+    // The daily sync's reconcile, running beside the purge's last pass: it sees the family's
+    // accounts (not deleted yet) and queues a family sync just before they go.
+    await finance.db.$executeRawUnsafe(`CREATE FUNCTION purge_test_daily_sync() RETURNS trigger AS $$
+      BEGIN
+        INSERT INTO syncs (id, family_id, syncable_type, syncable_id, updated_at)
+          SELECT gen_random_uuid(), OLD.family_id, 'Family', OLD.family_id, now()
+           WHERE NOT EXISTS (SELECT 1 FROM syncs WHERE family_id = OLD.family_id AND syncable_type = 'Family' AND status = 'pending');
+        RETURN OLD;
+      END $$ LANGUAGE plpgsql`);
+    await finance.db.$executeRawUnsafe(`CREATE TRIGGER purge_test_daily_sync BEFORE DELETE ON accounts FOR EACH ROW EXECUTE FUNCTION purge_test_daily_sync()`);
+    try {
+      for (let step = 0; step < 20 && !(await purge(actor.familyId)).done; step++);
+    } finally {
+      await finance.db.$executeRawUnsafe(`DROP TRIGGER purge_test_daily_sync ON accounts`);
+      await finance.db.$executeRawUnsafe(`DROP FUNCTION purge_test_daily_sync`);
+    }
+    expect(await finance.db.account.count({ where: { familyId: actor.familyId } })).toBe(0);
+    expect(await finance.db.sync.count({ where: { familyId: actor.familyId } })).toBe(0);
+  });
+});

@@ -20,7 +20,6 @@ const FINANCIAL_TABLES = [
   "family_exports",
   "imports",
   "import_sessions",
-  "syncs",
   "rule_runs",
   "rules",
   "recurring_transactions",
@@ -37,6 +36,9 @@ const FINANCIAL_TABLES = [
   "merchants",
   "tags",
   "exchange_rates",
+  // After the accounts: the daily sync queues a family's sync while it has accounts, so one
+  // queued beside this pass, before they went, is still deleted here.
+  "syncs",
   "jobs",
   "job_family_turns",
 ] as const;
