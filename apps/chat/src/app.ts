@@ -11,6 +11,7 @@ import { createFamilyDataHandlers } from "./family-data/family-data-handlers";
 import { createFamilyDataRepository } from "./family-data/family-data-repository";
 import { createMessageHandlers } from "./messages/message-handlers";
 import { createMessageProgressHandler } from "./messages/message-progress";
+import type { AskerStanding } from "./replies/asker-standing";
 import { createReplyEvents } from "./replies/reply-events";
 import { createReplyRepository } from "./replies/reply-repository";
 import { createReplyRunner } from "./replies/reply-runner";
@@ -28,6 +29,8 @@ export interface AssistantOptions {
 export type ChatDeps = ServiceDeps<ChatDb> & {
   /** The finance service, called for the asking user by the assistant's tools. */
   finance: ServiceCall;
+  /** Whether the asker still holds (the gateway's word): read when an answer starts and before each write tool. */
+  askerStanding: AskerStanding;
   assistant?: AssistantOptions;
   /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */
   jobs?: { pollMs?: number; heartbeatMs?: number };
@@ -44,7 +47,7 @@ export function createChatService(deps: ChatDeps) {
   const events = createReplyEvents();
   const registry = createAssistantRegistry([...(deps.assistant?.providers ?? []), createBuiltinAssistant()]);
   const timeoutMs = deps.assistant?.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS;
-  const runner = createReplyRunner({ replies, registry, events, finance: deps.finance, log: deps.log, timeoutMs });
+  const runner = createReplyRunner({ replies, registry, events, finance: deps.finance, standing: deps.askerStanding, log: deps.log, timeoutMs });
   const jobs = createJobRunner({
     databaseUrl: databaseUrlOf(deps.db),
     db: deps.db,

@@ -17,6 +17,8 @@ const ModelListSchema = z
 export const ChatEnvSchema = serviceEnvSchema(CHAT_DEFAULT_PORT).extend({
   /** The finance service: the assistant's tools read the family's data through its procedures, never its database. */
   FINANCE_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }),
+  /** The gateway, which owns credentials: an answer asks it whether the asker still holds before it starts and before each write tool. */
+  GATEWAY_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }),
   /**
    * An OpenAI-compatible chat-completions endpoint with tool calling (OpenAI, OpenRouter, Ollama,
    * vLLM, LM Studio), e.g. https://api.openai.com/v1. Unset: only the built-in assistant answers.

@@ -16,7 +16,8 @@ import { replyJob } from "../src/replies/reply-job";
 import { REPLY_QUEUE } from "../src/replies/reply-queue";
 import { createReplyRepository } from "../src/replies/reply-repository";
 import { createReplyRunner } from "../src/replies/reply-runner";
-import { NO_ANSWERS, contextOf, newActor, startChat, type RunningChat } from "./support";
+import type { AskerStanding } from "../src/replies/asker-standing";
+import { NO_ANSWERS, askedAsTheyStand, contextOf, newActor, startChat, type RunningChat } from "./support";
 
 let chat: RunningChat;
 
@@ -57,12 +58,16 @@ function familySettings(aiEnabled = true) {
 const questionOf = (io: ReplyIo) => io.history.at(-1)?.content ?? "";
 
 /** Another instance's runner of answers, whose model's provider is `reply` and whose finance answers the family's settings. */
-function replyRunner(reply: (io: ReplyIo) => Promise<{ content: string }>, options: { aiEnabled?: boolean; concurrency?: number } = {}): JobRunner {
+function replyRunner(
+  reply: (io: ReplyIo) => Promise<{ content: string }>,
+  options: { aiEnabled?: boolean; concurrency?: number; standing?: AskerStanding } = {},
+): JobRunner {
   const log = createLogger("test", "silent");
   const replies = createReplyRepository(chat.db);
   const registry = createAssistantRegistry([{ models: ["hearth-builtin"], reply: (_model, io) => reply(io) }]);
   const finance = async () => familySettings(options.aiEnabled ?? true);
-  const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, log, timeoutMs: 60_000 });
+  const standing = options.standing ?? askedAsTheyStand;
+  const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, standing, log, timeoutMs: 60_000 });
   return createJobRunner({
     databaseUrl: databaseUrlOf(chat.db),
     db: chat.db,
@@ -210,6 +215,87 @@ describe("the assistant's answers on the job runner", () => {
     expect(providerCalls).toBe(0);
     expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed" });
     expect((await chat.db.chat.findUniqueOrThrow({ where: { id: chatId } })).error).toBe(FAMILY_AI_OFF);
+  });
+
+  it("fails an answer whose asker's key was revoked after asking, before anything goes to the model's provider", async () => {
+    const chatId = await askedChat(newActor(), ["Revoked before"]);
+    const answer = await answerOf(chatId);
+    let providerCalls = 0;
+    const runner = replyRunner(
+      async (io) => {
+        if (questionOf(io) === "Revoked before") providerCalls++;
+        return { content: "should not be produced" };
+      },
+      { standing: async () => ({ granted: false, reason: "The key was revoked", role: null, scopes: [], ai_enabled: false }) },
+    );
+    try {
+      await runner.drain(REPLY_QUEUE);
+    } finally {
+      await runner.stop();
+    }
+    expect(providerCalls).toBe(0);
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({
+      aiResponseStatus: "failed",
+      error: "The key was revoked",
+    });
+  });
+
+  it("asks again before a write tool: revoked since the answer began, the tool does not run and the answer fails", async () => {
+    const chatId = await askedChat(newActor(), ["Write later"]);
+    const answer = await answerOf(chatId);
+    let checks = 0;
+    const toolResults: unknown[] = [];
+    const runner = replyRunner(
+      async (io) => {
+        if (questionOf(io) !== "Write later") return { content: "ok" };
+        toolResults.push(await io.callTool("get_tags", {}).catch((err: unknown) => err));
+        toolResults.push(await io.callTool("create_tag", { name: "Groceries" }).catch((err: unknown) => err));
+        return { content: "created" };
+      },
+      {
+        standing: async (actor) => {
+          checks++;
+          // Held when the answer starts; revoked by the time it writes.
+          return checks === 1
+            ? { granted: true, reason: null, role: actor.role, scopes: actor.scopes, ai_enabled: true }
+            : { granted: false, reason: "The key was revoked", role: null, scopes: [], ai_enabled: false };
+        },
+      },
+    );
+    try {
+      await runner.drain(REPLY_QUEUE);
+    } finally {
+      await runner.stop();
+    }
+    // Once at the start, once before the write (the read asked nothing).
+    expect(checks).toBe(2);
+    expect(toolResults[1]).toBeInstanceOf(Error);
+    // The write never ran: it is not among the answer's tool calls.
+    const toolCalls = await chat.db.toolCall.findMany({ where: { messageId: answer.id } });
+    expect(toolCalls.map((call) => call.functionName)).not.toContain("create_tag");
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({
+      aiResponseStatus: "failed",
+      error: "The key was revoked",
+    });
+  });
+
+  it("fails an answer whose asker's standing cannot be checked (the gateway unreachable), rather than run on an unchecked credential", async () => {
+    const chatId = await askedChat(newActor(), ["Unchecked"]);
+    const answer = await answerOf(chatId);
+    const runner = replyRunner(async () => ({ content: "should not be produced" }), {
+      standing: async () => {
+        throw new Error("connect ECONNREFUSED");
+      },
+    });
+    try {
+      await runner.drain(REPLY_QUEUE);
+    } finally {
+      await runner.stop();
+    }
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({
+      aiResponseStatus: "failed",
+      error: "The assistant could not check your access: ask again in a moment",
+    });
   });
 
   it("queues a job for an answer left pending without one (asked before the job runner), and answers it", async () => {

@@ -2,6 +2,7 @@ import { createServiceClient } from "@hearth/service-kit";
 import { startServiceUnderTest, type ServiceBasics, type ServiceUnderTest } from "@hearth/test-kit";
 import { createChatService, type ChatDeps } from "../src/app";
 import { MIGRATIONS_DIR, createChatDb, type ChatDb } from "../src/db";
+import type { AskerStanding } from "../src/replies/asker-standing";
 
 export { contextOf, expectAppError, newActor } from "@hearth/test-kit";
 
@@ -12,7 +13,10 @@ export type RunningChat = ServiceUnderTest<ChatDb, ReturnType<typeof createChatS
  * that needs the family's data fails as it would with finance down. Tests of whole answers run
  * the real finance (system tests, assistant-tools.test.ts).
  */
-export function createChatAlone(deps: Omit<ChatDeps, "finance">, assistant?: ChatDeps["assistant"]) {
+/** An asker who still holds as they asked (the gateway's check is tested through it, in the system tests). */
+export const askedAsTheyStand: AskerStanding = async (actor) => ({ granted: true, reason: null, role: actor.role, scopes: actor.scopes, ai_enabled: true });
+
+export function createChatAlone(deps: Omit<ChatDeps, "finance" | "askerStanding">, assistant?: ChatDeps["assistant"]) {
   const finance = createServiceClient({
     service: "finance",
     url: "http://127.0.0.1:9",
@@ -20,7 +24,7 @@ export function createChatAlone(deps: Omit<ChatDeps, "finance">, assistant?: Cha
     internalAuthSecret: deps.internalAuthSecret,
     timeoutMs: 2000,
   });
-  return createChatService({ ...deps, finance, ...(assistant && { assistant }) });
+  return createChatService({ ...deps, finance, askerStanding: askedAsTheyStand, ...(assistant && { assistant }) });
 }
 
 /** How the kit builds chat. */
@@ -28,7 +32,7 @@ export const chatUnderTest = {
   service: "chat",
   migrationsDir: MIGRATIONS_DIR,
   createDb: createChatDb,
-  create: (deps: Omit<ChatDeps, "finance">) => createChatAlone(deps),
+  create: (deps: Omit<ChatDeps, "finance" | "askerStanding">) => createChatAlone(deps),
 } as const;
 
 /** What the kit's shared health and internal-auth suites call on chat. */
@@ -48,7 +52,7 @@ export const chatBasics: ServiceBasics<ChatDb, RunningChat["parts"]> = {
 
 /** The chat service on a fresh, migrated database, listening on a free port (`assistant` e.g. to hold answers back). */
 export function startChat(assistant?: ChatDeps["assistant"]): Promise<RunningChat> {
-  return startServiceUnderTest({ ...chatUnderTest, create: (deps: Omit<ChatDeps, "finance">) => createChatAlone(deps, assistant) });
+  return startServiceUnderTest({ ...chatUnderTest, create: (deps: Omit<ChatDeps, "finance" | "askerStanding">) => createChatAlone(deps, assistant) });
 }
 
 /** A service that takes no answer: questions stay pending, for tests of what is stored (or of runners of their own). */

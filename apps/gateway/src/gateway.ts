@@ -15,6 +15,7 @@ import { DEFAULT_IDEMPOTENCY, createIdempotentRequests } from "./idempotency/ide
 import { createIdentity } from "./identity/identity";
 import { createFamilyPurgeRepository, FAMILY_PURGE_QUEUE } from "./family-data/family-purge-repository";
 import { familyPurgeJob } from "./family-data/family-purge-job";
+import { createActorStanding } from "./identity/auth/actor-standing";
 import { createFamilyResetHandlers } from "./family-data/family-reset-handlers";
 import { createExportDownloadHandlers } from "./family-data/export-download-handlers";
 import { createDownloadLinks } from "./family-data/export-download-links";
@@ -33,13 +34,15 @@ export interface GatewayDeps {
   log: Logger;
   /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */
   jobs?: { pollMs?: number; heartbeatMs?: number };
+  /** How often an open answer stream reads its credential again (tests shorten it). */
+  streamRecheckMs?: number;
 }
 
 /** The queue of the gateway's family purges (tests run it with `jobs.drain`). */
 export { FAMILY_PURGE_QUEUE };
 
 /** Wires the gateway by hand: service clients, identity, the outbox relay and the HTTP app. Tests start exactly this. */
-export async function createGateway({ config, db, log, jobs: jobTuning }: GatewayDeps) {
+export async function createGateway({ config, db, log, jobs: jobTuning, streamRecheckMs }: GatewayDeps) {
   const services = Object.fromEntries(
     SERVICE_NAMES.map((service) => [
       service,
@@ -121,6 +124,8 @@ export async function createGateway({ config, db, log, jobs: jobTuning }: Gatewa
     dependencies,
     downloadLinks,
     downloadGrantorStillAdmits: createExportLinkQueries(db).grantorStillAdmits,
+    actorStanding: { internalAuthSecret: config.INTERNAL_AUTH_SECRET, standingOf: createActorStanding(db) },
+    ...(streamRecheckMs !== undefined && { streamRecheckMs }),
   });
   return {
     app,

@@ -42,6 +42,7 @@ function gatewayApp(metricsToken: string | undefined) {
     patientServices: { finance, chat: finance, notifications: finance, audit: finance },
     rateLimiter: { consume: async () => usage },
     idempotency: {},
+    actorStanding: { internalAuthSecret: "metrics-test-internal-secret-0123456789", standingOf: async () => ({ granted: true }) },
     metricsToken,
   } as unknown as GatewayAppDeps;
   return createGatewayApp(deps);

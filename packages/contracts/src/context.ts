@@ -32,3 +32,23 @@ export type InternalContext = z.infer<typeof InternalContextSchema>;
 
 export const SERVICE_NAMES = ["finance", "chat", "notifications", "audit"] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/**
+ * The gateway's answer to a service asking whether the actor it works for still holds now
+ * (POST ACTOR_STANDING_PATH with the service's internal token for that actor): the assistant asks
+ * before it answers a question and before any write tool, since an answer runs after its request.
+ */
+export const ACTOR_STANDING_PATH = "/internal/actor-standing";
+export const ActorStandingSchema = z.object({
+  /** The credential is live (key not revoked, session not ended), the user not suspended, still of the family. */
+  granted: z.boolean(),
+  /** Why not, in words safe to show the user. */
+  reason: z.string().nullable(),
+  /** The user's role now. */
+  role: RoleSchema.nullable(),
+  /** The credential's scopes now (an API key's may have changed; a session's are its token's). */
+  scopes: z.array(ScopeSchema),
+  /** The user's own assistant switch (the family's is finance's). */
+  ai_enabled: z.boolean(),
+});
+export type ActorStanding = z.infer<typeof ActorStandingSchema>;

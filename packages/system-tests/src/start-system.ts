@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createAuditService } from "@hearth/audit/app";
 import { MIGRATIONS_DIR as AUDIT_MIGRATIONS, createAuditDb } from "@hearth/audit/db";
 import { createChatService } from "@hearth/chat/app";
+import { createGatewayAskerStanding } from "@hearth/chat/asker-standing";
 import { MIGRATIONS_DIR as CHAT_MIGRATIONS, createChatDb } from "@hearth/chat/db";
 import { createFinanceService } from "@hearth/finance/app";
 import { MIGRATIONS_DIR as FINANCE_MIGRATIONS, createFinanceDb } from "@hearth/finance/db";
@@ -112,6 +113,7 @@ export async function startSystem(options: StartSystemOptions) {
   let financeClient: ServiceCall | undefined;
   const financeForChat: ServiceCall = (...call) =>
     (financeClient ??= createServiceClient({ service: "finance", url: services.finance.url, caller: "chat", internalAuthSecret }))(...call);
+  let gatewayUrlForChat = "http://127.0.0.1:9";
   const services = {
     finance: new ServiceHandle(
       "finance",
@@ -126,7 +128,15 @@ export async function startSystem(options: StartSystemOptions) {
     ),
     chat: new ServiceHandle(
       "chat",
-      createChatService({ db: db.chat, log, internalAuthSecret, finance: financeForChat, ...(options.assistant && { assistant: options.assistant }) }),
+      createChatService({
+        db: db.chat,
+        log,
+        internalAuthSecret,
+        finance: financeForChat,
+        // The gateway listens after the services: its address is read when an answer asks.
+        askerStanding: createGatewayAskerStanding(() => gatewayUrlForChat, internalAuthSecret),
+        ...(options.assistant && { assistant: options.assistant }),
+      }),
     ),
     notifications: new ServiceHandle("notifications", createNotificationsService({ db: db.notifications, log, internalAuthSecret })),
     audit: new ServiceHandle(
@@ -165,6 +175,7 @@ export async function startSystem(options: StartSystemOptions) {
   });
   const gateway = await createGateway({ config, db: db.gateway, log });
   const gatewayServer = await listen(createServer(gateway.app), 0);
+  gatewayUrlForChat = gatewayServer.url;
   await gateway.start();
 
   return {

@@ -1,4 +1,8 @@
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGateway } from "@hearth/gateway/gateway";
+import { createInternalSigner, createLogger, listen } from "@hearth/service-kit";
 import { ChatDetailSchema, MessageResponseSchema, type Message } from "@hearth/contracts";
 import { AssistantFailure, type AssistantProvider } from "@hearth/chat/assistant/types";
 import { createOpenAiCompatibleProvider } from "@hearth/chat/assistant/openai";
@@ -11,6 +15,13 @@ import { apiClient, eventually, signUpUser, startSystem, type ApiClient, type Te
  * a model behind an OpenAI-compatible endpoint calling the real tools, failures, timeouts, a chat
  * deleted mid-answer, retry and the answer's event stream.
  */
+
+/** Opened by the test when the "write after the gate" answer may go on to its write. */
+const writeGate = (() => {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+})();
 
 /** A provider the tests steer by the question: "fail" throws with a secret in the error, "hang" waits for its abort. */
 const steered: AssistantProvider = {
@@ -27,6 +38,11 @@ const steered: AssistantProvider = {
     }
     if (question.includes("flood")) for (let i = 0; i < 3; i++) io.onText("x".repeat(40_000));
     if (question.includes("loop")) for (;;) await io.callTool("get_tags", {});
+    if (question.includes("write after the gate")) {
+      await Promise.race([writeGate.opened, new Promise((_resolve, reject) => io.signal.addEventListener("abort", () => reject(io.signal.reason)))]);
+      await io.callTool("create_tag", { name: "Made by the assistant" });
+      return { content: "done" };
+    }
     if (question.includes("hang")) {
       io.onText("Thinking");
       await new Promise((_resolve, reject) => io.signal.addEventListener("abort", () => reject(io.signal.reason)));
@@ -283,6 +299,83 @@ describe("failures, timeouts, deletion", () => {
     expect(none.body).toMatchObject({ error: "No assistant message to retry", code: "unprocessable_entity", message: "No assistant message to retry" });
     const elsewhere = await api.post(`/api/v1/chats/00000000-0000-4000-8000-000000000000/messages/retry`, undefined, key());
     expect([elsewhere.status, elsewhere.body.error]).toEqual([404, "Chat not found"]);
+  });
+});
+
+describe("the asker's standing, read again while the answer runs", () => {
+  it("a write tool after the asker's key was revoked does not run: the answer fails saying why", async () => {
+    const user = await signUpUser(api, "revoked-asker", { ai: true });
+    const created = await api.post("/api/v1/api_keys", { api_key: { name: "assistant", scopes: ["read_write"] } }, { token: user.accessToken });
+    const chatId = await newChat(user);
+    const posted = await api.post(
+      `/api/v1/chats/${chatId}/messages`,
+      { content: "write after the gate", model: "test-steered" },
+      { apiKey: created.body.key as string },
+    );
+    expect(posted.status).toBe(201);
+    const question = MessageResponseSchema.parse(posted.body);
+    const byToken = { token: user.accessToken };
+    // The answer has begun (its standing read then: held), and waits before its write.
+    await eventually(async () => {
+      const answer = await system.db.chat.chatMessage.findFirstOrThrow({ where: { chatId, kind: "assistant_message" } });
+      expect(answer.startedAt).not.toBeNull();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await api.delete(`/api/v1/api_keys/${created.body.id as string}`, byToken)).status).toBe(204);
+    writeGate.open();
+    const ended = await eventually(async () => {
+      const state = MessageResponseSchema.parse((await api.get(`/api/v1/chats/${chatId}/messages/${question.id}`, byToken)).body);
+      if (state.ai_response_status === "pending") throw new Error("still pending");
+      return state;
+    });
+    expect(ended.ai_response_status).toBe("failed");
+    const chat = ChatDetailSchema.parse((await api.get(`/api/v1/chats/${chatId}`, byToken)).body);
+    expect(chat.error).toMatch(/revoked/);
+    const tags = await api.get("/api/v1/tags", byToken);
+    expect(JSON.stringify(tags.body)).not.toContain("Made by the assistant");
+  });
+
+  it("an open answer stream reads its credential again: the key revoked, the stream ends with an error event", async () => {
+    // A gateway that reads it again every 200 ms, not every minute (the same system behind it).
+    const quick = await createGateway({
+      config: system.config,
+      db: system.db.gateway,
+      log: createLogger("gateway-quick-recheck", "silent"),
+      streamRecheckMs: 200,
+    });
+    const server = await listen(createServer(quick.app), 0);
+    try {
+      const user = await signUpUser(api, "streaming-asker", { ai: true });
+      const created = await api.post("/api/v1/api_keys", { api_key: { name: "stream", scopes: ["read_write"] } }, { token: user.accessToken });
+      const key = created.body.key as string;
+      const chatId = await newChat(user);
+      const posted = await api.post(`/api/v1/chats/${chatId}/messages`, { content: "hang on", model: "test-steered" }, { apiKey: key });
+      const stream = await fetch(`${server.url}/api/v1/chats/${chatId}/messages/${posted.body.id as string}/stream`, { headers: { "x-api-key": key } });
+      expect(stream.status).toBe(200);
+      expect((await api.delete(`/api/v1/api_keys/${created.body.id as string}`, { token: user.accessToken })).status).toBe(204);
+      const events = [...(await stream.text()).matchAll(/event: (\w+)\ndata: (.*)\n\n/g)].map(([, event, data]) => ({ event, data: JSON.parse(data!) }));
+      // Ended by the revocation, before the answer (which hangs until its 3 s timeout) did.
+      expect(events.at(-1)).toEqual({ event: "error", data: { error: "unauthorized" } });
+      expect(events.some((event) => event.event === "done")).toBe(false);
+    } finally {
+      await quick.stop();
+      await server.close();
+    }
+  });
+
+  it("is the gateway's to answer only to a service's internal token: none, or one for another service, is 401", async () => {
+    const none = await fetch(`${system.url}/internal/actor-standing`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(none.status).toBe(401);
+    const forFinance = await createInternalSigner(system.config.INTERNAL_AUTH_SECRET, "chat")("finance", {
+      requestId: "test",
+      actor: { userId: alice.id, familyId: randomUUID(), role: "admin", scopes: ["read_write"], authMethod: "api_key", apiKeyId: randomUUID() },
+    });
+    const misaddressed = await fetch(`${system.url}/internal/actor-standing`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hearth-internal": forFinance },
+      body: "{}",
+    });
+    expect(misaddressed.status).toBe(401);
   });
 });
 

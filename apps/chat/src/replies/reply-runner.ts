@@ -1,10 +1,11 @@
-import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES } from "@hearth/contracts";
+import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, ASSISTANT_TOOLS, type Actor, type ActorStanding, type AssistantToolName } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import { JobLost, JobRunnerStopping } from "@hearth/service-kit/jobs";
 import { AssistantFailure, UnreadableArguments, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
 import type { AssistantRegistry } from "../assistant/assistant-registry";
 import { createAssistantTools, type FinanceCall } from "../assistant/tools";
 import { toToolCall } from "../chats/chat-resource";
+import type { AskerStanding } from "./asker-standing";
 import { familyFactsOf } from "./family-facts";
 import type { ReplyEvents } from "./reply-events";
 import { ReplyGone, type ClaimedReply, type ReplyFence, type ReplyRepository } from "./reply-repository";
@@ -20,6 +21,8 @@ const SAVE_TEXT_EVERY_MS = 500;
 
 export interface ReplyRunnerDeps {
   replies: ReplyRepository;
+  /** Whether the asking actor still holds (the gateway's word), read when an answer starts and before each write tool. */
+  standing: AskerStanding;
   registry: AssistantRegistry;
   events: ReplyEvents;
   finance: ServiceCall;
@@ -41,6 +44,12 @@ const TOO_MANY_TOOLS = "The assistant called too many tools for one answer";
 const INTERRUPTED = "The answer was interrupted before it finished; retry it";
 const TOO_SLOW = "The assistant took too long to answer";
 const GENERIC = "The assistant could not answer";
+const UNCHECKED = "The assistant could not check your access: ask again in a moment";
+const ACCESS_ENDED = "The credential you asked with no longer allows this: ask again";
+const USER_AI_OFF = "AI features are not enabled for this user";
+
+/** Whether a tool changes the family's data. */
+const writes = (name: string) => Object.hasOwn(ASSISTANT_TOOLS, name) && ASSISTANT_TOOLS[name as AssistantToolName].access === "write";
 
 /** A call's arguments as stored: an object (anything else wrapped), and not more than the tools take. */
 function argumentsObject(args: unknown): Record<string, unknown> {
@@ -61,6 +70,19 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
   const running = new Map<string, Set<AbortController>>();
   /** The text so far of each answer in progress here, fresher than the stored one (saved every SAVE_TEXT_EVERY_MS). */
   const liveText = new Map<string, () => string>();
+
+  /** The asker as they stand now, or an AssistantFailure saying why they may not go on. */
+  async function standingActor(asked: Actor, requestId: string): Promise<Actor> {
+    let standing: ActorStanding;
+    try {
+      standing = await deps.standing(asked, requestId);
+    } catch (err) {
+      throw new AssistantFailure(UNCHECKED, { cause: err });
+    }
+    if (!standing.granted) throw new AssistantFailure(standing.reason ?? ACCESS_ENDED);
+    if (!standing.ai_enabled) throw new AssistantFailure(USER_AI_OFF);
+    return { ...asked, role: standing.role ?? asked.role, scopes: asked.scopes.filter((scope) => standing.scopes.includes(scope)) };
+  }
 
   /** Ends an answer a worker began and could not finish (it died, or its service stopped): failed, not produced again, since its tools may have run. */
   async function interrupted(reply: Pick<ClaimedReply, "id">, job: ReplyJob): Promise<void> {
@@ -87,7 +109,10 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
       if (!history) throw new ReplyGone();
       const provider = registry.providerOf(reply.model);
       if (!provider) throw new AssistantFailure(`Model ${reply.model} is no longer available`);
-      const { actor, requestId } = reply.askedBy;
+      const { actor: asked, requestId } = reply.askedBy;
+      // The answer runs after the request that asked: the asker's credential, role, scopes and
+      // assistant switch are read again now, and the tools act with what they are now.
+      let actor = await standingActor(asked, requestId);
       const finance: FinanceCall = (procedure, kind, input) => deps.finance(procedure, kind, input, { requestId, actor });
       const tools = createAssistantTools(finance);
       const io: ReplyIo = {
@@ -100,6 +125,15 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
           if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) controller.abort(new AssistantFailure(TOO_MANY_TOOLS));
           controller.signal.throwIfAborted();
           const unreadable = args instanceof UnreadableArguments;
+          // A write waits on nothing read minutes ago: the asker must still hold now.
+          if (!unreadable && writes(name)) {
+            try {
+              actor = await standingActor(asked, requestId);
+            } catch (err) {
+              controller.abort(err);
+              controller.signal.throwIfAborted();
+            }
+          }
           const result = unreadable ? args.result : await tools.call(name, args, actor.scopes);
           // Recorded even when the answer was aborted meanwhile: the tool ran (it may have written), so it shows.
           const stored = unreadable ? { unreadable_arguments: args.raw.slice(0, MAX_STORED_RAW_ARGUMENTS) } : argumentsObject(args);

@@ -9,6 +9,7 @@ import { jsonOnly } from "./json-only";
 import { requestId } from "./request-id";
 import { bindRoutes, takesUpload, uploadRouteOf, type RouteBindingDeps } from "./route-binding";
 import { mountDocs } from "./docs";
+import { mountActorStanding, type ActorStandingDeps } from "./actor-standing-endpoint";
 import { mountExportFile } from "./export-file";
 import { mountMessageStream } from "./message-stream";
 import { mcpEndpoint } from "../mcp/mcp-endpoint";
@@ -31,6 +32,10 @@ export interface GatewayAppDeps extends RouteBindingDeps {
   downloadLinks: DownloadLinks;
   /** Whether a link's credential still grants its family's exports (ExportLinkQueries). */
   downloadGrantorStillAdmits: (bucket: string, familyId: string) => Promise<boolean>;
+  /** Services asking whether an actor still holds (the assistant's answers); an open answer stream asks it too. */
+  actorStanding: ActorStandingDeps;
+  /** How often an open answer stream reads its credential again (STREAM_RECHECK_MS unless a test shortens it). */
+  streamRecheckMs?: number;
 }
 
 /** The public HTTP face of Hearth: JSON only, every /api/v1 route from the contracts' table. */
@@ -77,8 +82,13 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   });
   mountDocs(app);
   mountSignInPage(app);
+  mountActorStanding(app, deps.actorStanding);
   mountExportFile(app, deps.services.finance, deps.downloadLinks, deps.rateLimiter, deps.downloadGrantorStillAdmits);
-  mountMessageStream(app, deps);
+  mountMessageStream(app, {
+    ...deps,
+    standingOf: deps.actorStanding.standingOf,
+    ...(deps.streamRecheckMs !== undefined && { recheckMs: deps.streamRecheckMs }),
+  });
   app.all("/mcp", mcpEndpoint(deps));
 
   const api = express.Router();

@@ -189,7 +189,8 @@ async function main(options: SupervisorOptions): Promise<void> {
       {
         ...APP_ENV,
         ...(service === "finance" ? { LEDGER_IMPORT: "on" } : {}), // npm run seed:demo writes history through it
-        ...(service === "chat" ? { FINANCE_URL: internalUrl(ports.internal.finance) } : {}), // the assistant's tools read through finance
+        // The assistant's tools read through finance; its answers ask the gateway whether the asker still holds.
+        ...(service === "chat" ? { FINANCE_URL: internalUrl(ports.internal.finance), GATEWAY_URL: localUrl(settings.gatewayHost, settings.gatewayPort) } : {}),
         DATABASE_URL: databaseUrls[service],
         INTERNAL_AUTH_SECRET: secrets.INTERNAL_AUTH_SECRET,
         HOST: "127.0.0.1",

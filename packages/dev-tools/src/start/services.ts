@@ -23,6 +23,7 @@ const OWNED_KEYS = [
   "CHAT_URL",
   "NOTIFICATIONS_URL",
   "AUDIT_URL",
+  "GATEWAY_URL",
 ];
 
 export interface AppLaunch {
