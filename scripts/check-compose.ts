@@ -326,7 +326,10 @@ function targetOf(app: App, key: string, host: string): string | null {
     problem(where(["services", app.service, "environment"], key), `${app.service}: ${key} points at host "${host}", which is not a service of this file`);
     return null;
   }
-  if (!dependsOn(services[app.service] ?? {}).has(host)) {
+  // A service the callee itself depends on (chat asking the gateway, which depends on chat) cannot
+  // depend on it back (compose refuses a cycle); it calls it only once running, at request time.
+  const reachedBack = dependsOn(services[host] ?? {}).has(app.service);
+  if (!dependsOn(services[app.service] ?? {}).has(host) && !reachedBack) {
     problem(where(["services", app.service, "depends_on"]), `${app.service} reaches ${host} through ${key} but does not depend_on it`);
   }
   return host;

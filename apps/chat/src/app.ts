@@ -29,7 +29,7 @@ export interface AssistantOptions {
 export type ChatDeps = ServiceDeps<ChatDb> & {
   /** The finance service, called for the asking user by the assistant's tools. */
   finance: ServiceCall;
-  /** Whether the asker still holds (the gateway's word): read when an answer starts and before each write tool. */
+  /** Whether the asker still holds (the gateway's word): read when an answer starts and before each tool. */
   askerStanding: AskerStanding;
   assistant?: AssistantOptions;
   /** How the job runner polls for due jobs and beats running jobs' heartbeats (tests change them). */

@@ -60,12 +60,13 @@ const questionOf = (io: ReplyIo) => io.history.at(-1)?.content ?? "";
 /** Another instance's runner of answers, whose model's provider is `reply` and whose finance answers the family's settings. */
 function replyRunner(
   reply: (io: ReplyIo) => Promise<{ content: string }>,
-  options: { aiEnabled?: boolean; concurrency?: number; standing?: AskerStanding } = {},
+  options: { aiEnabled?: boolean; familyAiAtTools?: boolean; concurrency?: number; standing?: AskerStanding } = {},
 ): JobRunner {
   const log = createLogger("test", "silent");
   const replies = createReplyRepository(chat.db);
   const registry = createAssistantRegistry([{ models: ["hearth-builtin"], reply: (_model, io) => reply(io) }]);
-  const finance = async () => familySettings(options.aiEnabled ?? true);
+  const finance = async (procedure: string) =>
+    procedure === "familySettings.aiEnabled" ? { ai_enabled: options.familyAiAtTools ?? options.aiEnabled ?? true } : familySettings(options.aiEnabled ?? true);
   const standing = options.standing ?? askedAsTheyStand;
   const runner = createReplyRunner({ replies, registry, events: createReplyEvents(), finance, standing, log, timeoutMs: 60_000 });
   return createJobRunner({
@@ -240,7 +241,7 @@ describe("the assistant's answers on the job runner", () => {
     });
   });
 
-  it("asks again before a write tool: revoked since the answer began, the tool does not run and the answer fails", async () => {
+  it("asks again before each tool: revoked since the answer began, the write does not run and the answer fails", async () => {
     const chatId = await askedChat(newActor(), ["Write later"]);
     const answer = await answerOf(chatId);
     let checks = 0;
@@ -255,8 +256,8 @@ describe("the assistant's answers on the job runner", () => {
       {
         standing: async (actor) => {
           checks++;
-          // Held when the answer starts; revoked by the time it writes.
-          return checks === 1
+          // Held when the answer starts and at its read; revoked by the time it writes.
+          return checks <= 2
             ? { granted: true, reason: null, role: actor.role, scopes: actor.scopes, ai_enabled: true }
             : { granted: false, reason: "The key was revoked", role: null, scopes: [], ai_enabled: false };
         },
@@ -267,8 +268,8 @@ describe("the assistant's answers on the job runner", () => {
     } finally {
       await runner.stop();
     }
-    // Once at the start, once before the write (the read asked nothing).
-    expect(checks).toBe(2);
+    // Once at the start, once before each tool.
+    expect(checks).toBe(3);
     expect(toolResults[1]).toBeInstanceOf(Error);
     // The write never ran: it is not among the answer's tool calls.
     const toolCalls = await chat.db.toolCall.findMany({ where: { messageId: answer.id } });
@@ -277,6 +278,28 @@ describe("the assistant's answers on the job runner", () => {
       aiResponseStatus: "failed",
       error: "The key was revoked",
     });
+  });
+
+  it("asks the family's switch again before each tool: AI turned off for the family since the answer began, no tool runs", async () => {
+    const chatId = await askedChat(newActor(), ["Family off later"]);
+    const answer = await answerOf(chatId);
+    let outcome: unknown;
+    const runner = replyRunner(
+      async (io) => {
+        if (questionOf(io) !== "Family off later") return { content: "ok" };
+        outcome = await io.callTool("create_tag", { name: "Groceries" }).catch((err: unknown) => err);
+        return { content: "created" };
+      },
+      { familyAiAtTools: false },
+    );
+    try {
+      await runner.drain(REPLY_QUEUE);
+    } finally {
+      await runner.stop();
+    }
+    expect(outcome).toBeInstanceOf(Error);
+    expect(await chat.db.toolCall.count({ where: { messageId: answer.id } })).toBe(0);
+    expect(await chat.db.chatMessage.findUniqueOrThrow({ where: { id: answer.id } })).toMatchObject({ aiResponseStatus: "failed", error: FAMILY_AI_OFF });
   });
 
   it("fails an answer whose asker's standing cannot be checked (the gateway unreachable), rather than run on an unchecked credential", async () => {

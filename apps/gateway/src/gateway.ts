@@ -124,7 +124,7 @@ export async function createGateway({ config, db, log, jobs: jobTuning, streamRe
     dependencies,
     downloadLinks,
     downloadGrantorStillAdmits: createExportLinkQueries(db).grantorStillAdmits,
-    actorStanding: { internalAuthSecret: config.INTERNAL_AUTH_SECRET, standingOf: createActorStanding(db) },
+    actorStanding: { internalAuthSecret: config.INTERNAL_AUTH_SECRET, standingOf: createActorStanding(db, sessionExpiry) },
     ...(streamRecheckMs !== undefined && { streamRecheckMs }),
   });
   return {

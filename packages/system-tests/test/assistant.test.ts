@@ -363,7 +363,7 @@ describe("the asker's standing, read again while the answer runs", () => {
     }
   });
 
-  it("is the gateway's to answer only to a service's internal token: none, or one for another service, is 401", async () => {
+  it("is the gateway's to answer only to chat's internal token: none, one for another service, or one from another service is 401", async () => {
     const none = await fetch(`${system.url}/internal/actor-standing`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(none.status).toBe(401);
     const forFinance = await createInternalSigner(system.config.INTERNAL_AUTH_SECRET, "chat")("finance", {
@@ -376,6 +376,17 @@ describe("the asker's standing, read again while the answer runs", () => {
       body: "{}",
     });
     expect(misaddressed.status).toBe(401);
+    // Addressed to the gateway, but from a service that has no business asking.
+    const fromFinance = await createInternalSigner(system.config.INTERNAL_AUTH_SECRET, "finance")("gateway", {
+      requestId: "test",
+      actor: { userId: alice.id, familyId: randomUUID(), role: "admin", scopes: ["read_write"], authMethod: "api_key", apiKeyId: randomUUID() },
+    });
+    const wrongCaller = await fetch(`${system.url}/internal/actor-standing`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hearth-internal": fromFinance },
+      body: "{}",
+    });
+    expect(wrongCaller.status).toBe(401);
   });
 });
 

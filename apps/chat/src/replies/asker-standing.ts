@@ -18,6 +18,8 @@ export function createGatewayAskerStanding(gatewayUrl: () => string, internalAut
       method: "POST",
       headers: { "content-type": "application/json", [INTERNAL_AUTH_HEADER]: await sign("gateway", { actor, requestId }) },
       body: "{}",
+      // The internal token goes to the gateway only, never where a redirect points.
+      redirect: "error",
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!res.ok) throw new Error(`the gateway answered ${res.status} to the asker's standing`);

@@ -1,4 +1,5 @@
-import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, ASSISTANT_TOOLS, type Actor, type ActorStanding, type AssistantToolName } from "@hearth/contracts";
+import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, type Actor, type ActorStanding } from "@hearth/contracts";
+import { z } from "zod";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import { JobLost, JobRunnerStopping } from "@hearth/service-kit/jobs";
 import { AssistantFailure, UnreadableArguments, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
@@ -6,7 +7,7 @@ import type { AssistantRegistry } from "../assistant/assistant-registry";
 import { createAssistantTools, type FinanceCall } from "../assistant/tools";
 import { toToolCall } from "../chats/chat-resource";
 import type { AskerStanding } from "./asker-standing";
-import { familyFactsOf } from "./family-facts";
+import { FAMILY_AI_OFF, familyFactsOf } from "./family-facts";
 import type { ReplyEvents } from "./reply-events";
 import { ReplyGone, type ClaimedReply, type ReplyFence, type ReplyRepository } from "./reply-repository";
 
@@ -21,7 +22,7 @@ const SAVE_TEXT_EVERY_MS = 500;
 
 export interface ReplyRunnerDeps {
   replies: ReplyRepository;
-  /** Whether the asking actor still holds (the gateway's word), read when an answer starts and before each write tool. */
+  /** Whether the asking actor still holds (the gateway's word), read when an answer starts and before each tool. */
   standing: AskerStanding;
   registry: AssistantRegistry;
   events: ReplyEvents;
@@ -47,9 +48,7 @@ const GENERIC = "The assistant could not answer";
 const UNCHECKED = "The assistant could not check your access: ask again in a moment";
 const ACCESS_ENDED = "The credential you asked with no longer allows this: ask again";
 const USER_AI_OFF = "AI features are not enabled for this user";
-
-/** Whether a tool changes the family's data. */
-const writes = (name: string) => Object.hasOwn(ASSISTANT_TOOLS, name) && ASSISTANT_TOOLS[name as AssistantToolName].access === "write";
+const FamilyAiSchema = z.object({ ai_enabled: z.boolean() });
 
 /** A call's arguments as stored: an object (anything else wrapped), and not more than the tools take. */
 function argumentsObject(args: unknown): Record<string, unknown> {
@@ -125,12 +124,14 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
           if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) controller.abort(new AssistantFailure(TOO_MANY_TOOLS));
           controller.signal.throwIfAborted();
           const unreadable = args instanceof UnreadableArguments;
-          // A write waits on nothing read minutes ago: the asker must still hold now.
-          if (!unreadable && writes(name)) {
+          // No tool runs on what was read minutes ago: the asker, and the family's switch, must hold now.
+          if (!unreadable) {
             try {
               actor = await standingActor(asked, requestId);
+              const family = FamilyAiSchema.parse(await deps.finance("familySettings.aiEnabled", "mutation", {}, { requestId, actor }));
+              if (!family.ai_enabled) throw new AssistantFailure(FAMILY_AI_OFF);
             } catch (err) {
-              controller.abort(err);
+              controller.abort(err instanceof AssistantFailure ? err : new AssistantFailure(UNCHECKED, { cause: err }));
               controller.signal.throwIfAborted();
             }
           }

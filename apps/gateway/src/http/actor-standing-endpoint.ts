@@ -23,7 +23,8 @@ export function mountActorStanding(app: Express, deps: ActorStandingDeps): void 
       const context = await verify(header).catch((err: unknown) => {
         throw new AppError("unauthorized", { message: "The internal token is invalid", cause: err });
       });
-      if (!context.actor) throw new AppError("unauthorized", { message: "The internal token names no actor" });
+      // Only the assistant asks: no other service needs to.
+      if (context.caller !== "chat" || !context.actor) throw new AppError("unauthorized", { message: "The internal token names no actor of the assistant" });
       res.json(await deps.standingOf(context.actor));
     } catch (err) {
       next(err);
