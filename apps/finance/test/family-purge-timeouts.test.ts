@@ -1,7 +1,8 @@
 // A family purge step under other work's locks: it gives way after its lock timeout (done: false,
 // nothing half-written, no statement left waiting in the database) and finishes at a later step.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contextOf, financeAs, newActor, startFinance, type RunningFinance } from "./support";
+import { lockDailySyncs } from "../src/syncs/sync-queue-queries";
+import { contextOf, financeAs, holdingTransaction, newActor, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 
@@ -96,6 +97,30 @@ describe("a family purge racing the daily sync", () => {
       await finance.db.$executeRawUnsafe(`DROP FUNCTION purge_test_daily_sync`);
     }
     expect(await finance.db.account.count({ where: { familyId: actor.familyId } })).toBe(0);
+    expect(await finance.db.sync.count({ where: { familyId: actor.familyId } })).toBe(0);
+  });
+
+  it("waits for a daily sync run under way, whose sync of the family is not committed yet, and deletes that sync too (was: left behind)", async () => {
+    const actor = newActor();
+    const as = financeAs(finance, actor);
+    await as("accounts.create", { account: { name: "Checking", account_type: "depository", balance: 10 } });
+    await settled(finance);
+    // A daily sync run read the family's accounts and queued its sync; it has not committed yet.
+    const run = await holdingTransaction(finance.db, async (tx) => {
+      await lockDailySyncs(tx);
+      await tx.$executeRaw`INSERT INTO syncs (id, family_id, syncable_type, syncable_id, updated_at)
+                           VALUES (gen_random_uuid(), ${actor.familyId}::uuid, 'Family', ${actor.familyId}::uuid, now())`;
+    });
+    let done = false;
+    try {
+      for (let step = 0; step < 5 && !done; step++) done = (await purge(actor.familyId)).done;
+      // It cannot finish while the run holds its syncs uncommitted.
+      expect(done).toBe(false);
+    } finally {
+      await run.release();
+    }
+    for (let step = 0; step < 20 && !done; step++) done = (await purge(actor.familyId)).done;
+    expect(done).toBe(true);
     expect(await finance.db.sync.count({ where: { familyId: actor.familyId } })).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { batchTransactionOptions, limitBatch, type BatchTimeouts } from "@hearth
 import type { FinanceDb } from "../db";
 import { todayIso } from "../ledger/dates";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { lockDailySyncs } from "../syncs/sync-queue-queries";
 
 /**
  * The family's rows in the order they can go (children before what they reference). Each is
@@ -66,6 +67,10 @@ export function createFamilyDataRepository(db: FinanceDb) {
       const name = Prisma.raw(`"${table}"`);
       return db.$transaction(async (tx) => {
         await limitBatch(tx, timeouts);
+        // A daily sync run reads the accounts, then queues syncs until it commits: one under way
+        // queued the family's sync before its accounts went. Waiting for it (within the lock
+        // timeout) lets this pass see and delete that sync; a run after it finds no accounts.
+        if (table === "syncs") await lockDailySyncs(tx);
         if (KEYED_BY_FAMILY.has(table)) return tx.$executeRaw`DELETE FROM ${name} WHERE family_id = ${familyId}::uuid`;
         // The batch's ids as an array, not `id IN (subquery)`: with a family that is most of the
         // table the planner hashed that subquery and scanned the whole table for each batch (1.05 s

@@ -65,7 +65,9 @@ export function providerSyncJob({ db, queries, bridge, credentials, log, options
     if (held.kind === "access_url") return held;
     let url: string;
     try {
-      url = await bridge.claim(held.url, job.signal);
+      // Not cut short by a stopping service: a token the bridge spent must leave its access URL stored
+      // (the claim has its own timeout).
+      url = await bridge.claim(held.url);
     } catch (err) {
       // Taken over from a worker whose claim went through: the token is spent, its access URL stored.
       const stored = job.takenOver && err instanceof ProviderSyncFailure && err.category === "token_refused" ? await storedAccess(sync.connectionId) : null;

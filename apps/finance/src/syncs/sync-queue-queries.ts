@@ -36,6 +36,15 @@ async function queueAccountWindow(tx: FinanceTx, familyId: string, accountId: st
 }
 
 /** A sync of the whole family (every account in full, then transfer matching), with its job. */
+/**
+ * The daily family syncs are queued under this lock, for the transaction's life: one instance at a
+ * time, and a family purge's pass over the syncs waits for a run under way to commit (see
+ * family-data-repository.ts), so no sync it queued is left behind uncommitted and unseen.
+ */
+export async function lockDailySyncs(tx: FinanceTx): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.daily-sync', 0))`;
+}
+
 export async function queueFamilySync(tx: FinanceTx, familyId: string) {
   const sync = await tx.sync.create({ data: { familyId, syncableType: "Family", syncableId: familyId } });
   await queueSyncJob(tx, familyId, sync.id);
@@ -121,7 +130,7 @@ export function createSyncQueueQueries(db: FinanceDb) {
      */
     async queueDailyFamilySyncs(today: string, limit = 500): Promise<number> {
       return db.$transaction(async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.daily-sync', 0))`;
+        await lockDailySyncs(tx);
         const due = await tx.$queryRaw<{ family_id: string }[]>`
           SELECT families.family_id FROM (SELECT DISTINCT family_id FROM accounts WHERE status <> 'pending_deletion') AS families
            WHERE NOT EXISTS (SELECT 1 FROM syncs
