@@ -39,23 +39,23 @@ type Materialize = (accountId: string, windowStart: string | null) => Promise<{ 
 const realMaterialize: Materialize = (accountId, windowStart) => materializeBalances(finance.db, accountId, windowStart);
 
 /** An instance's runner of balance syncs on the test's database. */
-function syncRunner(materialize: Materialize = realMaterialize, options: { heartbeatMs?: number } = {}): JobRunner {
+function syncRunner(materialize: Materialize = realMaterialize, options: { heartbeatMs?: number; concurrency?: number } = {}): JobRunner {
+  const { concurrency, ...tuning } = options;
+  const job = balanceSyncJob(finance.db, {
+    queries: createSyncQueueQueries(finance.db),
+    accounts: createAccountRepository(finance.db),
+    materialize,
+    matcher: createTransferMatcher(createTransferMatchQueries(finance.db)),
+    log: silent,
+    afterRun: async (familyId) => void (await requestRecurringScan(finance.db, familyId, 60_000)),
+  });
   return createJobRunner({
     databaseUrl: databaseUrlOf(finance.db),
     db: finance.db,
     log: silent,
     pollMs: 50,
-    ...options,
-    definitions: [
-      balanceSyncJob(finance.db, {
-        queries: createSyncQueueQueries(finance.db),
-        accounts: createAccountRepository(finance.db),
-        materialize,
-        matcher: createTransferMatcher(createTransferMatchQueries(finance.db)),
-        log: silent,
-        afterRun: async (familyId) => void (await requestRecurringScan(finance.db, familyId, 60_000)),
-      }),
-    ],
+    ...tuning,
+    definitions: [{ ...job, ...(concurrency !== undefined && { concurrency }) }],
   });
 }
 
@@ -85,7 +85,9 @@ function blockedMaterialize() {
 /** An instance that claims syncs and dies in them: its materialize waits at a gate the case opens (or the cleanup does). */
 function startDoomedRunner() {
   const dead = blockedMaterialize();
-  const doomed = syncRunner(dead.materialize);
+  // One job at a time: with a second slot, its claim still under way when the case stops it could
+  // take the case's next sync too, and hold it at the gate (CI run s24h: "syncs still open").
+  const doomed = syncRunner(dead.materialize, { concurrency: 1 });
   leftovers.push(() => doomed.stop());
   doomed.start();
   return { dead, doomed };
