@@ -27,13 +27,6 @@ export function familyExportJob(
   log: Logger,
   options: FamilyExportBuildOptions = {},
 ): JobDefinition<object, FinanceTx> {
-  /** Writes in the job's fence, checked last (the job's row is locked only for the commit). */
-  const fenced = (job: { assertHeld(tx: FinanceTx): Promise<void> }, write: (tx: FinanceTx) => Promise<void>) =>
-    db.$transaction(async (tx) => {
-      await write(tx);
-      await job.assertHeld(tx);
-    }, JOB_TRANSACTION);
-
   return {
     queue: FAMILY_EXPORT_QUEUE,
     payload: z.object({}),
@@ -44,11 +37,11 @@ export function familyExportJob(
       if (!exportId || !found) return;
       if (Date.now() - found.createdAt.getTime() > EXPORT_STUCK_AFTER_MS) throw new JobFailure("The export did not finish in time");
       try {
-        await fenced(job, (tx) => exports.start(tx, exportId));
+        await job.inFence((tx) => exports.start(tx, exportId));
         const sink = chunkedSink(async (seq, slice) => {
           // Between two slices: a cancel, a lost job or a stopping service ends the build there.
           job.signal.throwIfAborted();
-          await fenced(job, (tx) => exports.appendChunk(tx, exportId, seq, slice));
+          await job.inFence((tx) => exports.appendChunk(tx, exportId, seq, slice));
         }, options.sliceBytes);
         const result = await writeFamilyExport(db, job.familyId, sink);
         const completed = await db.$transaction(async (tx) => {

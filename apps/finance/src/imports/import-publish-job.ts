@@ -41,9 +41,8 @@ export function importPublishJob(db: FinanceDb, imports: ImportRepository, log: 
       // Between two batches: a cancel, a lost job or a stopping service ends the publish there (its
       // transaction rolls back), not after the last batch.
       const progress = (rowsDone: number) =>
-        db.$transaction(async (tx) => {
+        job.inFence(async (tx) => {
           job.signal.throwIfAborted();
-          await job.assertHeld(tx);
           await imports.progress(tx, found.id, rowsDone);
         });
       try {

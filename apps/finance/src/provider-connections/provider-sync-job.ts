@@ -47,14 +47,6 @@ type SyncJob = RunningJob<object, FinanceTx>;
  * instance (they mostly wait on bridges), one per family.
  */
 export function providerSyncJob({ db, queries, bridge, credentials, log, options }: ProviderSyncDeps): JobDefinition<object, FinanceTx> {
-  /** Writes in the job's fence, checked last (the job's row is locked only for the commit). */
-  const fenced = <T>(job: SyncJob, write: (tx: FinanceTx) => Promise<T>) =>
-    db.$transaction(async (tx) => {
-      const written = await write(tx);
-      await job.assertHeld(tx);
-      return written;
-    }, JOB_TRANSACTION);
-
   async function opened(job: SyncJob, sync: StartedProviderSync): Promise<SimplefinCredentials> {
     let held: SimplefinCredentials;
     try {
@@ -106,7 +98,7 @@ export function providerSyncJob({ db, queries, bridge, credentials, log, options
     pokes: [BALANCE_SYNC_QUEUE],
     async run(job) {
       if (!job.subjectId) return;
-      const started = await fenced(job, (tx) => queries.start(tx, job.familyId, job.subjectId!));
+      const started = await job.inFence((tx) => queries.start(tx, job.familyId, job.subjectId!));
       // Ended meanwhile, or deleted with its connection.
       if (!started) return;
       const context = { providerSyncId: started.id, connectionId: started.connectionId, familyId: started.familyId };
@@ -124,7 +116,7 @@ export function providerSyncJob({ db, queries, bridge, credentials, log, options
         }
         if (job.signal.aborted) {
           // Stopping: the run waits in the queue as it was, for this or another instance.
-          if (job.signal.reason instanceof JobRunnerStopping) await fenced(job, (tx) => queries.backToQueue(tx, started.id));
+          if (job.signal.reason instanceof JobRunnerStopping) await job.inFence((tx) => queries.backToQueue(tx, started.id));
           throw job.signal.reason;
         }
         if (err instanceof JobLost) throw err;

@@ -58,18 +58,9 @@ export function ruleRunJob(
       const run = await progress.pending(job.familyId, runId);
       // Deleted with its rule, or ended by an earlier worker.
       if (!run) return;
-      // The fence is checked last, just before the commit: the job's row stays locked only for
-      // that moment (two lanes' chunks, and the heartbeat, do not queue behind each other), and a
-      // worker that lost the job while its chunk ran has that chunk rolled back.
-      const inFence = <T>(write: (tx: FinanceTx) => Promise<T>) =>
-        db.$transaction(
-          async (tx) => {
-            const written = await write(tx);
-            await job.assertHeld(tx);
-            return written;
-          },
-          { timeout: RULE_RUN_CHUNK_TIMEOUT_MS, maxWait: 30_000 },
-        );
+      // Each write checks the job's fence just before it commits (two lanes' chunks, and the
+      // heartbeat, do not queue behind each other); a worker that lost the job has it rolled back.
+      const inFence = <T>(write: (tx: FinanceTx) => Promise<T>) => job.inFence(write, { timeout: RULE_RUN_CHUNK_TIMEOUT_MS, maxWait: 30_000 });
       try {
         const rule = definitionOf(run.rule);
         const options = { ignoreLocks: run.ignoreAttributeLocks };

@@ -44,13 +44,6 @@ type SyncJob = RunningJob<object, FinanceTx>;
 export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinition<object, FinanceTx> {
   const { queries, accounts, materialize, matcher, log, afterRun } = deps;
 
-  /** Writes in the job's fence: nothing when the job is no longer this worker's. */
-  const held = <T>(job: SyncJob, write: (tx: FinanceTx) => Promise<T>) =>
-    db.$transaction(async (tx) => {
-      await job.assertHeld(tx);
-      return write(tx);
-    }, JOB_TRANSACTION);
-
   /** The run's outcome and the job's end, in one transaction. */
   const finish = (job: SyncJob, id: string, outcome: SyncOutcome) =>
     db.$transaction(async (tx) => {
@@ -77,7 +70,7 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
     let failures = 0;
     for (const accountId of accountIds) {
       job.signal.throwIfAborted();
-      const child = await held(job, (tx) => queries.startChild(tx, sync, accountId));
+      const child = await job.inFence((tx) => queries.startChild(tx, sync, accountId));
       let outcome: SyncOutcome;
       try {
         outcome = { windowEnd: (await materialize(accountId, null)).to };
@@ -86,7 +79,7 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
         failures++;
         log.warn({ err, sync_id: child.id }, "account sync failed");
       }
-      await held(job, (tx) => queries.finish(tx, child.id, outcome));
+      await job.inFence((tx) => queries.finish(tx, child.id, outcome));
     }
     job.signal.throwIfAborted();
     let outcome: SyncOutcome;
@@ -115,7 +108,7 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
     backoffMs: (attempt) => Math.min(30_000, 500 * 2 ** (attempt - 1)),
     async run(job) {
       if (!job.subjectId) return;
-      const sync = await held(job, (tx) => queries.start(tx, job.familyId, job.subjectId!));
+      const sync = await job.inFence((tx) => queries.start(tx, job.familyId, job.subjectId!));
       // Ended or gone meanwhile (the family was reset): nothing to do.
       if (!sync) return;
       try {

@@ -32,7 +32,7 @@ export function familyPurgeJob(
       if (!purge) return;
       const scope = SCOPE_OF[purge.kind];
       // Before each step and each service struck off: a gateway that lost the job (taken over) goes no further.
-      const stillHeld = () => db.$transaction((tx) => job.assertHeld(tx), JOB_TRANSACTION);
+      const stillHeld = () => job.inFence(async () => undefined);
       try {
         for (const service of purge.pendingServices) {
           for (;;) {

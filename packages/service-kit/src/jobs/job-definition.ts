@@ -25,6 +25,12 @@ export interface RunningJob<P, Tx extends JobSql> extends JobInfo {
   complete(tx: Tx): Promise<void>;
   /** In a transaction that writes for the job: throws JobLost when it is no longer this worker's. */
   assertHeld(tx: Tx): Promise<void>;
+  /**
+   * Runs `write` in a transaction of its own and checks the fence last, just before the commit:
+   * the job's row is locked only for that moment (parallel writes of one job and its heartbeat do
+   * not queue behind each other), and a worker that lost the job has the write rolled back.
+   */
+  inFence<T>(write: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
 }
 
 /** A queue: what its jobs carry, how many run at once, how they are retried, and the work itself. */

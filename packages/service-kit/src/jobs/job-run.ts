@@ -66,6 +66,11 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
     const payload = def.payload.safeParse(row.payload);
     if (!payload.success) return fail("The job's data is not valid.", payload.error.message);
     let completedInItsTransaction = false;
+    const assertHeld = async (tx: Tx) => {
+      const held = await tx.$executeRaw`
+        UPDATE jobs SET heartbeat_at = now() WHERE id = ${row.id}::uuid AND lease_token = ${token}::uuid AND status = 'running'`;
+      if (held !== 1) throw new JobLost(row.id);
+    };
     const job: RunningJob<unknown, Tx> = {
       ...info,
       payload: payload.data,
@@ -76,11 +81,13 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
         if (!(await endAs("succeeded", null, tx))) throw new JobLost(row.id);
         completedInItsTransaction = true;
       },
-      assertHeld: async (tx) => {
-        const held = await tx.$executeRaw`
-          UPDATE jobs SET heartbeat_at = now() WHERE id = ${row.id}::uuid AND lease_token = ${token}::uuid AND status = 'running'`;
-        if (held !== 1) throw new JobLost(row.id);
-      },
+      assertHeld,
+      inFence: (write, options = JOB_TRANSACTION) =>
+        db.$transaction(async (tx) => {
+          const written = await write(tx);
+          await assertHeld(tx);
+          return written;
+        }, options),
     };
     try {
       await def.run(job);
