@@ -36,6 +36,11 @@ const familyDataProcedures = {
   "familyData.counts": { actor: "none", input: FamilyDataCountsInputSchema, output: FamilyDataCountsSchema },
 } as const;
 
+/** Whether a family has the AI assistant on (its settings' ai_enabled): `familySettings.aiEnabled`. */
+export const FamilyAiSwitchSchema = z.object({ ai_enabled: z.boolean() });
+/** What a user is told when their family has the assistant off (the gateway's gate, an answer that finds it off). */
+export const FAMILY_AI_OFF = "AI features are turned off for this family";
+
 export const internalProcedures = {
   audit: {
     "events.ingest": {
@@ -58,7 +63,7 @@ export const internalProcedures = {
     "insights.incomeStatement": { actor: "required", input: GetIncomeStatementArgsSchema, output: GetIncomeStatementResultSchema },
     /** Every line of one of the actor's family's budgets with its figures, computed once for all (the assistant's get_budget). */
     /** Whether the actor's family has the AI assistant on (family settings' ai_enabled), for the gateway's gate of chat routes. */
-    "familySettings.aiEnabled": { actor: "required", input: z.object({}), output: z.object({ ai_enabled: z.boolean() }) },
+    "familySettings.aiEnabled": { actor: "required", input: z.object({}), output: FamilyAiSwitchSchema },
     "insights.budgetLines": {
       actor: "required",
       input: z.object({ budget_id: UuidSchema }),

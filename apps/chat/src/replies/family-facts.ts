@@ -1,10 +1,10 @@
-import { FamilySettingsSchema } from "@hearth/contracts";
+import { FAMILY_AI_OFF, FamilySettingsSchema } from "@hearth/contracts";
 import { AssistantFailure, type FamilyFacts } from "../assistant/assistant-types";
 import type { FinanceCall } from "../assistant/tools";
 import { todayIn } from "../assistant/today";
 
-/** Why an answer asked before the family turned AI off is not produced. */
-export const FAMILY_AI_OFF = "AI features are turned off for this family";
+/** Why an answer asked before the family turned AI off is not produced (the gateway's words). */
+export { FAMILY_AI_OFF };
 
 /**
  * The family's currency, locale and today, from its settings in finance (read for the asking

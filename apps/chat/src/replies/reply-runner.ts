@@ -1,5 +1,4 @@
-import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, type Actor, type ActorStanding } from "@hearth/contracts";
-import { z } from "zod";
+import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, ERROR_CATALOGUE, FamilyAiSwitchSchema, type Actor, type ActorStanding } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import { JobLost, JobRunnerStopping } from "@hearth/service-kit/jobs";
 import { AssistantFailure, UnreadableArguments, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
@@ -47,8 +46,7 @@ const TOO_SLOW = "The assistant took too long to answer";
 const GENERIC = "The assistant could not answer";
 const UNCHECKED = "The assistant could not check your access: ask again in a moment";
 const ACCESS_ENDED = "The credential you asked with no longer allows this: ask again";
-const USER_AI_OFF = "AI features are not enabled for this user";
-const FamilyAiSchema = z.object({ ai_enabled: z.boolean() });
+const USER_AI_OFF = ERROR_CATALOGUE.feature_disabled.message;
 
 /** A call's arguments as stored: an object (anything else wrapped), and not more than the tools take. */
 function argumentsObject(args: unknown): Record<string, unknown> {
@@ -128,7 +126,7 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
           if (!unreadable) {
             try {
               actor = await standingActor(asked, requestId);
-              const family = FamilyAiSchema.parse(await deps.finance("familySettings.aiEnabled", "mutation", {}, { requestId, actor }));
+              const family = FamilyAiSwitchSchema.parse(await deps.finance("familySettings.aiEnabled", "mutation", {}, { requestId, actor }));
               if (!family.ai_enabled) throw new AssistantFailure(FAMILY_AI_OFF);
             } catch (err) {
               controller.abort(err instanceof AssistantFailure ? err : new AssistantFailure(UNCHECKED, { cause: err }));

@@ -1,8 +1,5 @@
-import { AppError, type Actor } from "@hearth/contracts";
+import { AppError, FAMILY_AI_OFF, FamilyAiSwitchSchema, type Actor } from "@hearth/contracts";
 import type { ServiceCall } from "@hearth/service-kit";
-import { z } from "zod";
-
-const FamilyAiSchema = z.object({ ai_enabled: z.boolean() });
 
 /**
  * The gate of the assistant's routes: both switches must be on, the user's own (Sure's
@@ -14,10 +11,10 @@ export function createAiSwitch(userAiEnabled: (userId: string) => Promise<boolea
   return async (actor: Actor, requestId: string): Promise<void> => {
     const [user, family] = await Promise.all([
       userAiEnabled(actor.userId),
-      finance("familySettings.aiEnabled", "mutation", {}, { requestId, actor }).then((answer) => FamilyAiSchema.parse(answer).ai_enabled),
+      finance("familySettings.aiEnabled", "mutation", {}, { requestId, actor }).then((answer) => FamilyAiSwitchSchema.parse(answer).ai_enabled),
     ]);
     if (!user) throw new AppError("feature_disabled");
-    if (!family) throw new AppError("feature_disabled", { message: "AI features are turned off for this family" });
+    if (!family) throw new AppError("feature_disabled", { message: FAMILY_AI_OFF });
   };
 }
 export type AiSwitch = ReturnType<typeof createAiSwitch>;
