@@ -21,6 +21,7 @@ const BENCHES = [
   "cold-start",
   "reliability",
   "background-jobs",
+  "large-uploads",
 ];
 const only = process.env["BENCH_ONLY"]?.split(",").map((name) => name.trim());
 const here = fileURLToPath(new URL("./", import.meta.url));

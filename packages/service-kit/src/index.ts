@@ -20,7 +20,7 @@ export { TRPC_CODE_OF } from "./trpc/error-codes";
 export { t, actorProcedure, internalProcedure, appErrorToTrpc, type ActorContext, type ServiceContext } from "./trpc/server";
 export { buildServiceRouter, inputSchemaOf, type RouteHandler, type RouteHandlers, type InternalHandlers, type InternalCallContext } from "./trpc/implement";
 export { createServiceServer, databaseReadiness, listen, type RunningServer, type ServiceDeps, type ServiceServerOptions } from "./trpc/service-server";
-export { createServiceClient, type ServiceCall, type CallKind, type ServiceClientOptions } from "./trpc/service-client";
+export { createServiceClient, SerializedInput, type ServiceCall, type CallKind, type ServiceClientOptions } from "./trpc/service-client";
 export { isUniqueViolation, isDatabaseUnavailable, isLockTimeout, isStatementTimeout } from "./prisma-errors";
 export { runService, type RunServiceOptions, type ServiceParts } from "./run-service";
 export { startTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry";
@@ -64,3 +64,7 @@ export { classifyAddress, refusalOf, addressRefusal, type AddressClass } from ".
 export { createPollingLoop, type PollingLoop } from "./workers/polling-loop";
 export { batchTransactionOptions, deleteInShrinkingBatches, limitBatch, type BatchTimeouts } from "./workers/purge-batches";
 export { Semaphore, SemaphoreFull, SemaphoreWaitAborted, type TaskOwner } from "./fair-semaphore";
+export { OffThreadJson, JsonSyntaxError } from "./trpc/off-thread-json";
+export { turnUntilAnswered, type AnswerTurnOptions } from "./trpc/turn-until-answered";
+export { hasLargeBody } from "./trpc/large-body-gate";
+export { readBodyBytes } from "./net/read-body-bytes";

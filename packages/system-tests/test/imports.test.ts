@@ -248,6 +248,29 @@ describe("POST /api/v1/imports/preflight", () => {
   });
 });
 
+describe("large uploads between families", () => {
+  it("takes one family's large uploads in turns, answers those past its share 429 at once, and serves another family meanwhile", async () => {
+    const rows = ["date,amount,name"];
+    for (let i = 0; rows.length < 120_000; i++) rows.push(`2026-01-${String(1 + (i % 28)).padStart(2, "0")},-${i}.25,"Shop, branch ${i}"`);
+    const file = rows.join("\n");
+    expect(file.length).toBeGreaterThan(2 * 1024 * 1024);
+    const other = await signUpUser(api, "quiet-importer");
+    const uploads = Array.from({ length: 8 }, () =>
+      api.post("/api/v1/imports/preflight", { type: "TransactionImport", raw_file_content: file }, { apiKey: user.readKey }),
+    );
+    const quiet = await api.post("/api/v1/imports", { type: "TransactionImport", raw_file_content: CSV }, { apiKey: other.writeKey });
+    expect(quiet.status, JSON.stringify(quiet.body)).toBe(201);
+    const answers = await Promise.all(uploads);
+    const read = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    // Two at a time, two of the family's waiting: at least those four are read, in full.
+    expect(read.length).toBeGreaterThanOrEqual(4);
+    for (const answer of read) expect(answer.body.data.stats.rows_count).toBe(10_001);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) expect(answer).toMatchObject({ status: 429, body: { error: "rate_limit_exceeded" } });
+  });
+});
+
 describe("revert and isolation", () => {
   it("reverts a complete import: exactly its transactions go, it is pending again and can be published anew", async () => {
     const res = await create({ raw_file_content: "date,amount,name\n2026-03-09,-7.00,Revert me\n2026-03-09,-8.00,Revert me too", publish: "true" });

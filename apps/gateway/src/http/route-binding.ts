@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentelemetry/api";
 import { AppError, methodsOf, routes, type Actor, type HttpMethod, type RouteAccess, type RouteDef, type ServiceName } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
-import express, { type Request, type Response, type Router } from "express";
+import type { Request, Response, Router } from "express";
 import { assertIdempotencyKey, type IdempotentRequests } from "../idempotency/idempotent-requests";
 import { authorize } from "../identity/auth/authenticator";
 import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
@@ -10,6 +10,7 @@ import type { AiSwitch } from "./ai-switch";
 import { readCsvUpload } from "./csv-upload";
 import { readFileUpload } from "./file-upload";
 import { hasEmptyBody, isMultipart } from "./json-only";
+import { createLargeUploads, type LargeUploadOptions, type LargeUploads } from "./large-uploads";
 import { familyRateLimitBucket, rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
 import { exemplifyRequest } from "./metrics";
 import { parseRouteInput } from "./request-input";
@@ -25,6 +26,8 @@ export interface RouteBindingDeps {
   idempotency: IdempotentRequests;
   /** Throws 403 `feature_disabled` unless the user and their family have AI on: read live for each assistant request (routes with `access.ai`). */
   assertAiEnabled: AiSwitch;
+  /** How large uploads take turns (large-uploads.ts); DEFAULT_LARGE_UPLOADS when left out. */
+  largeUploads?: LargeUploadOptions;
 }
 
 /** What a route answers: its status and JSON body (none for 204; `{ location }` for a redirect). */
@@ -71,15 +74,6 @@ export function takesUpload(req: Request): boolean {
 }
 
 /**
- * The JSON body of a route taking a file as text, read with that route's larger limit only now,
- * after the credential was checked: an anonymous client cannot make the gateway read 26 MB.
- */
-function readLargeJson(req: Request, res: Response, limitBytes: number): Promise<unknown> {
-  const parse = express.json({ limit: limitBytes, strict: true, type: ["application/json", "application/*+json"] });
-  return new Promise((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve(req.body))));
-}
-
-/**
  * Mounts every route of the contracts' table: authenticate, check kind/scope/role, validate,
  * then serve locally or forward to the owning service over tRPC. Nothing here is per-route.
  * A PATCH route answers PUT too (methodsOf). An upload route shares its method and path with a
@@ -87,6 +81,7 @@ function readLargeJson(req: Request, res: Response, limitBytes: number): Promise
  */
 export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
   const table = Object.values(routes) as RouteDef[];
+  const largeUploads = createLargeUploads(deps.largeUploads);
   for (const route of [...table.filter((r) => r.upload), ...table.filter((r) => !r.upload)]) {
     for (const method of methodsOf(route)) {
       router[method.toLowerCase() as Lowercase<HttpMethod>](route.path, async (req, res, next) => {
@@ -94,13 +89,13 @@ export function bindRoutes(router: Router, deps: RouteBindingDeps): void {
           next();
           return;
         }
-        await traced(route, method, req, res, deps);
+        await traced(route, method, req, res, deps, largeUploads);
       });
     }
   }
 }
 
-async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Response, deps: RouteBindingDeps): Promise<void> {
+async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Response, deps: RouteBindingDeps, largeUploads: LargeUploads): Promise<void> {
   const parent = propagation.extract(context.active(), req.headers);
   await tracer.startActiveSpan(
     `${method} ${route.path}`,
@@ -112,7 +107,7 @@ async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Re
     async (span) => {
       exemplifyRequest(res, span);
       try {
-        const answer = await serve(route, req, res, deps);
+        const answer = await serve(route, req, res, deps, largeUploads);
         span.setAttribute("http.response.status_code", answer.status);
         if (answer.status === 302) res.redirect(302, (answer.body as { location: string }).location);
         else if (answer.body === undefined || answer.body === null) res.status(answer.status).end();
@@ -130,11 +125,17 @@ async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Re
   );
 }
 
-/** The body of a route taking a file (a CSV's rows, a file's text and the form's fields, or its large JSON); undefined for other routes. */
-async function uploadedBody(route: RouteDef, req: Request, res: Response): Promise<unknown> {
+/**
+ * The body of a route taking a file (a CSV's rows, a file's text and the form's fields, or its
+ * large JSON), read only now, after the credential was checked (an anonymous client cannot make
+ * the gateway read 26 MB), and a large one at its family's turn; undefined for other routes.
+ */
+async function uploadedBody(route: RouteDef, req: Request, res: Response, actor: Actor | null, largeUploads: LargeUploads): Promise<unknown> {
+  if (!route.upload && !route.fileUpload) return undefined;
+  if (actor) await largeUploads.turn(req, res, actor.familyId);
   if (route.upload) return readCsvUpload(req, route.upload);
   if (route.fileUpload && isMultipart(req)) return readFileUpload(req, route.fileUpload);
-  if (route.fileUpload && !hasEmptyBody(req)) return readLargeJson(req, res, route.fileUpload.jsonLimitBytes);
+  if (route.fileUpload && !hasEmptyBody(req)) return largeUploads.readJson(req, res, route.fileUpload.jsonLimitBytes);
   return undefined;
 }
 
@@ -173,11 +174,11 @@ export async function authenticatedActor(access: RouteAccess, req: Request, res:
   return actor;
 }
 
-async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBindingDeps): Promise<Answer> {
+async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBindingDeps, largeUploads: LargeUploads): Promise<Answer> {
   const request = requestFacts(req, res);
   const actor = route.access.auth === "public" ? null : await authenticatedActor(route.access, req, res, deps);
   // Read only after the credential is checked: an unauthenticated upload is never parsed.
-  const input = parseRouteInput(route, req, await uploadedBody(route, req, res));
+  const input = parseRouteInput(route, req, await uploadedBody(route, req, res, actor, largeUploads));
   const execute = async (services: Record<ServiceName, ServiceCall>): Promise<Answer> => {
     if (route.owner === "gateway") {
       const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];
@@ -185,7 +186,9 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
       return answerOf(route, await handler({ actor, input, request }));
     }
     const call = services[route.owner];
-    return answerOf(route, await call(route.procedure, route.method === "GET" ? "query" : "mutation", input, { requestId: request.requestId, actor }));
+    const kind = route.method === "GET" ? "query" : "mutation";
+    const sent = kind === "mutation" && (route.upload || route.fileUpload) ? await largeUploads.forwarded(req, input) : input;
+    return answerOf(route, await call(route.procedure, kind, sent, { requestId: request.requestId, actor }));
   };
   const idempotencyKey = req.get("idempotency-key");
   // POSTs to the services create: a retry after a timeout must not create twice. Other methods are

@@ -23,7 +23,10 @@ export function createKeepAliveFetch(timeoutMs: number, maxResponseBytes = MAX_R
   // Idle sockets close after 4 s, before the services' 5 s keep-alive does (as undici did): a call
   // never goes out on a socket the other side is closing.
   const agents = { "http:": new http.Agent({ keepAlive: true, timeout: 4_000 }), "https:": new https.Agent({ keepAlive: true, timeout: 4_000 }) };
-  const fetch = (url: string | URL, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal | null } = {}) =>
+  const fetch = (
+    url: string | URL,
+    init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal | null } = {},
+  ) =>
     new Promise<MinimalResponse>((resolve, reject) => {
       const target = typeof url === "string" ? new URL(url) : url;
       const agent = target.protocol === "https:" ? agents["https:"] : agents["http:"];

@@ -16,6 +16,8 @@ export interface ServiceContext {
   internal: InternalContext | null;
   /** The caller's trace context from the W3C headers: the procedure span continues its trace. */
   traceContext: Context;
+  /** The request's input, when its large body was parsed off the event loop (large-body-input.ts). */
+  preparsedInput?: (() => Promise<unknown>) | undefined;
 }
 
 /** The context handlers see: a verified caller acting for a verified user and family. */
@@ -76,7 +78,7 @@ const observed = t.procedure.use(async ({ ctx, path, type, next }) => {
     async (span) => {
       let code = "internal_server_error";
       try {
-        const result = await next();
+        const result = await (ctx.preparsedInput ? next({ getRawInput: ctx.preparsedInput }) : next());
         code = "ok";
         if (!result.ok) {
           const wire = toWireError(result.error);

@@ -19,6 +19,21 @@ export type ServiceCall = (procedure: string, kind: CallKind, input: unknown, co
 const tracer = trace.getTracer("@hearth/service-kit/trpc");
 
 /**
+ * A call's input already written as JSON (off the event loop: a 10 MB import file, see
+ * OffThreadJson): the client sends these bytes as the call's body instead of stringifying the
+ * input itself. Mutations only (a query's input travels in the URL).
+ */
+export class SerializedInput {
+  constructor(readonly json: Uint8Array) {}
+}
+
+/** tRPC's answer to one call (no batching, no transformer): its result, or our error formatter's error. */
+interface TrpcEnvelope {
+  result?: { data?: unknown };
+  error?: { data?: { appError?: unknown } };
+}
+
+/**
  * Calls a service's procedures over tRPC with a signed internal context, the W3C trace
  * context and a timeout. Failures come back as AppError: the service's own error when it
  * sent one, `service_unavailable` when it could not be reached.
@@ -38,6 +53,23 @@ export function createServiceClient(options: ServiceClientOptions): ServiceCall 
     ],
   });
 
+  /** A mutation sent as tRPC's httpLink would send it, with the JSON already written. */
+  const postSerialized = async (procedure: string, input: SerializedInput, headers: Record<string, string>): Promise<unknown> => {
+    let envelope: TrpcEnvelope;
+    try {
+      const res = await fetch(`${options.url}/trpc/${procedure}`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: input.json,
+      });
+      envelope = (await res.json()) as TrpcEnvelope;
+    } catch (cause) {
+      throw new AppError("service_unavailable", { message: `The ${options.service} service is unavailable`, cause });
+    }
+    if (envelope.error === undefined) return envelope.result?.data;
+    throw appErrorOf(envelope.error.data?.appError, options.service, envelope.error);
+  };
+
   return (procedure, kind, input, ctx) =>
     tracer.startActiveSpan(
       `trpc.client ${options.service}/${procedure}`,
@@ -46,6 +78,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceCall 
         try {
           const headers: Record<string, string> = { [INTERNAL_AUTH_HEADER]: await sign(options.service, ctx) };
           propagation.inject(context.active(), headers);
+          if (input instanceof SerializedInput) return await postSerialized(procedure, input, headers);
           const call =
             kind === "query" ? client.query(procedure, input, { context: { headers } }) : client.mutation(procedure, input, { context: { headers } });
           return await call;
@@ -62,19 +95,21 @@ export function createServiceClient(options: ServiceClientOptions): ServiceCall 
 }
 
 function toAppError(err: unknown, service: string): AppError {
-  if (err instanceof TRPCClientError) {
-    const wire = WireAppErrorSchema.safeParse((err.data as { appError?: unknown } | undefined)?.appError);
-    if (wire.success) {
-      return new AppError(wire.data.code, {
-        message: wire.data.message,
-        details: wire.data.details ?? undefined,
-        errors: wire.data.errors ?? undefined,
-        importId: wire.data.importId ?? undefined,
-      });
-    }
-    return new AppError("service_unavailable", { message: `The ${service} service is unavailable`, cause: err });
-  }
+  if (err instanceof AppError) return err;
+  if (err instanceof TRPCClientError) return appErrorOf((err.data as { appError?: unknown } | undefined)?.appError, service, err);
   return new AppError("internal_server_error", { cause: err });
+}
+
+/** The service's own error when it sent one, else `service_unavailable`. */
+function appErrorOf(appError: unknown, service: string, cause: unknown): AppError {
+  const wire = WireAppErrorSchema.safeParse(appError);
+  if (!wire.success) return new AppError("service_unavailable", { message: `The ${service} service is unavailable`, cause });
+  return new AppError(wire.data.code, {
+    message: wire.data.message,
+    details: wire.data.details ?? undefined,
+    errors: wire.data.errors ?? undefined,
+    importId: wire.data.importId ?? undefined,
+  });
 }
 
 // Re-exported so apps need not depend on @trpc/client directly for typed clients.

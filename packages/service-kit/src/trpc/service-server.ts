@@ -9,6 +9,8 @@ import { serveMetrics } from "../metrics/endpoint";
 import { initMetrics } from "../metrics/registry";
 import type { ServiceContext } from "./server";
 import { createLargeBodyGate, type LargeBodyGateOptions } from "./large-body-gate";
+import { preparsedInputOf, readLargeJsonBody } from "./large-body-input";
+import { OffThreadJson } from "./off-thread-json";
 
 export interface ServiceServerOptions {
   service: string;
@@ -69,12 +71,17 @@ export function createServiceServer(options: ServiceServerOptions): Server {
         log: options.log,
         internal: await verifiedContext(req, verify),
         traceContext: propagation.extract(ROOT_CONTEXT, req.headers),
+        preparsedInput: preparsedInputOf(req),
       };
     },
   });
 
   const gate = options.largeBodies ? createLargeBodyGate({ ...options.largeBodies, maxBodyBytes }) : null;
-  return createServer((req, res) => {
+  const json = new OffThreadJson();
+  // A large body, at its turn, is parsed off the event loop before tRPC runs.
+  const handleGated = (req: IncomingMessage, res: ServerResponse) => (large: boolean) =>
+    void (large ? readLargeJsonBody(req, res, { maxBodyBytes, json }, () => void trpcHandler(req, res)) : trpcHandler(req, res));
+  const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/health") {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok", service: options.service }));
@@ -95,12 +102,14 @@ export function createServiceServer(options: ServiceServerOptions): Server {
       return;
     }
     if (path?.startsWith("/trpc/")) {
-      if (gate) gate(req, res, () => void trpcHandler(req, res));
+      if (gate) gate(req, res, handleGated(req, res));
       else void trpcHandler(req, res);
       return;
     }
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found" }));
   });
+  server.once("close", () => void json.close());
+  return server;
 }
 
 async function verifiedContext(req: IncomingMessage, verify: ReturnType<typeof createInternalVerifier>) {

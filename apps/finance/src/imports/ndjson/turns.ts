@@ -6,8 +6,8 @@ import { setImmediate as nextTurn } from "node:timers/promises";
  * a look costs far less than the work between two.
  */
 const UNITS_BETWEEN_LOOKS = 32;
-/** Work at most this long (ms) before other requests get the event loop. */
-const SLICE_MS = 10;
+/** Work at most this long (ms) before other requests get the event loop: two large uploads read at once cost another request up to two slices per turn of the loop. */
+const SLICE_MS = 5;
 
 /**
  * The turns a long loop gives the event loop: finance reads a 10 MB file (a 64 MB import session)

@@ -66,7 +66,7 @@ export async function readOfxMarkup(text: string, start: number, limits = OFX_MA
   const turns = new Turns();
   let at = text.indexOf("<", start);
   while (at !== -1) {
-    // A tag's work is a unit: the event loop is given back about every 10 ms (and a read whose caller has gone stops).
+    // A tag's work is a unit: the event loop is given back about every 5 ms (and a read whose caller has gone stops).
     if (turns.due()) {
       await turns.pause();
       signal?.throwIfAborted();

@@ -93,7 +93,7 @@ function invalidCsv(message: string): ImportParseError {
  * left out, where Sure would make rows that fail as "Date is required".
  *
  * Read in turns: the text goes to the parser a chunk at a time and the event loop is given back
- * about every 10 ms (ndjson/turns.ts), so a 10 MB file (half a second of parsing) never holds
+ * about every 5 ms (ndjson/turns.ts), so a 10 MB file (half a second of parsing) never holds
  * finance's one event loop, and a read whose caller has gone (`signal`) stops between chunks.
  */
 export async function parseCsvTable(text: string, options: CsvTableOptions): Promise<CsvTable> {

@@ -30,7 +30,7 @@ export interface QifScan {
 /**
  * Calls `visit` with each line of `text` (CRLF, LF or CR ends one) and its number, without
  * splitting the text into an array; a line past the cap makes the file unreadable. In turns: the
- * event loop is given back about every 10 ms, and a read whose caller has gone stops there.
+ * event loop is given back about every 5 ms, and a read whose caller has gone stops there.
  */
 async function forEachLine(text: string, visit: (line: string, number: number) => void, signal?: AbortSignal): Promise<void> {
   const turns = new Turns();
