@@ -24,6 +24,8 @@ export interface LargeUploadOptions extends AnswerTurnOptions {
 export const DEFAULT_LARGE_UPLOADS: LargeUploadOptions = { thresholdBytes: 1024 * 1024, slots: 2, waiting: 8, waitingPerFamily: 2, maxWaitMs: 5_000 };
 
 const JSON_TYPES = ["application/json", "application/*+json"];
+/** An upload's JSON is its file's text and a few dozen parameters: far more values is no upload of ours. */
+const MAX_UPLOAD_JSON_VALUES = 10_000;
 
 /**
  * The gateway's side of large uploads (a 10 MB import file, as JSON or a form): read in turns
@@ -61,14 +63,17 @@ export function createLargeUploads(options: LargeUploadOptions = DEFAULT_LARGE_U
     const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
     if (encoding !== "identity" || (charset !== undefined && charset !== "utf-8")) return viaExpressJson(req, res, limitBytes);
-    const bytes = await readBodyBytes(req, limitBytes);
+    const bytes = await readBodyBytes(req, limitBytes).catch(() => {
+      // The caller went away mid-body (as express.json's "request aborted"): no one hears this answer.
+      throw new AppError("bad_request", { message: "The request body could not be read" });
+    });
     if (bytes === "too_large") {
       res.setHeader("connection", "close");
       throw new AppError("payload_too_large");
     }
     let body: unknown;
     try {
-      body = await json.parse(bytes);
+      body = await json.parse(bytes, { maxValues: MAX_UPLOAD_JSON_VALUES });
     } catch (err) {
       if (err instanceof JsonSyntaxError) throw new AppError("bad_request", { message: "Malformed JSON in request body" });
       throw err;

@@ -48,10 +48,16 @@ function declaredLength(req: IncomingMessage): number | null {
   return declared === undefined ? null : Number(declared);
 }
 
-/** A body over `thresholdBytes`, or of unknown length (chunked: it may be large too); a request without one (a GET) never is. */
+/**
+ * A body over `thresholdBytes`, of unknown length (chunked: it may be large too), or compressed
+ * (its declared length is the compressed one: 10 MB of JSON text gzips to a few KB); a request
+ * without one (a GET) never is.
+ */
 export function hasLargeBody(req: IncomingMessage, thresholdBytes: number): boolean {
   const length = declaredLength(req);
-  return length !== null ? length > thresholdBytes : req.headers["transfer-encoding"] !== undefined;
+  if (length === null) return req.headers["transfer-encoding"] !== undefined;
+  const encoding = req.headers["content-encoding"];
+  return length > thresholdBytes || (length > 0 && encoding !== undefined && encoding.toLowerCase() !== "identity");
 }
 
 function familyOf(req: IncomingMessage): string {

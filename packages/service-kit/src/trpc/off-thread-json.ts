@@ -11,10 +11,22 @@ const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const decoder = new TextDecoder("utf-8");
 const encoder = new TextEncoder();
+function tooManyValues(value, max) {
+  const stack = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (++count > max) return true;
+    if (next !== null && typeof next === "object") for (const key in next) stack.push(next[key]);
+  }
+  return false;
+}
 parentPort.on("message", ({ id, op, payload }) => {
   try {
     if (op === "parse") {
-      parentPort.postMessage({ id, value: JSON.parse(decoder.decode(payload)) });
+      const value = JSON.parse(decoder.decode(payload.bytes));
+      if (payload.maxValues !== undefined && tooManyValues(value, payload.maxValues)) throw new Error("The JSON holds more values than this request takes");
+      parentPort.postMessage({ id, value });
     } else {
       const bytes = encoder.encode(JSON.stringify(payload));
       parentPort.postMessage({ id, value: bytes }, [bytes.buffer]);
@@ -43,9 +55,14 @@ export class OffThreadJson {
   private nextId = 0;
   private readonly waiting = new Map<number, { worker: Worker; op: Op; resolve: (value: unknown) => void; reject: (err: Error) => void }>();
 
-  /** Parses `bytes`, whose buffer is handed to the worker (unusable here afterwards). */
-  parse(bytes: Uint8Array<ArrayBuffer>): Promise<unknown> {
-    return this.ask("parse", bytes, [bytes.buffer]);
+  /**
+   * Parses `bytes`, whose buffer is handed to the worker (unusable here afterwards). With
+   * `maxValues`, JSON holding more values (objects, arrays and what is in them) is refused as a
+   * syntax error would be: the parsed value is copied back onto the event loop value by value, and
+   * a few MB of `{"a":0}` took longer to copy than to parse.
+   */
+  parse(bytes: Uint8Array<ArrayBuffer>, options: { maxValues?: number } = {}): Promise<unknown> {
+    return this.ask("parse", { bytes, maxValues: options.maxValues }, [bytes.buffer]);
   }
 
   /** `JSON.stringify(value)` as UTF-8 bytes (`value` is copied to the worker: plain data only). */
@@ -57,9 +74,15 @@ export class OffThreadJson {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      try {
+        worker.postMessage({ id, op, payload }, transfer);
+      } catch (err) {
+        // A value that cannot be copied to the worker (a function in it): nothing was sent.
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
       this.waiting.set(id, { worker, op, resolve, reject });
       worker.ref();
-      worker.postMessage({ id, op, payload }, transfer);
     });
   }
 

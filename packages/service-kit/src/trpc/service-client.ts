@@ -55,19 +55,26 @@ export function createServiceClient(options: ServiceClientOptions): ServiceCall 
 
   /** A mutation sent as tRPC's httpLink would send it, with the JSON already written. */
   const postSerialized = async (procedure: string, input: SerializedInput, headers: Record<string, string>): Promise<unknown> => {
-    let envelope: TrpcEnvelope;
+    const unavailable = (cause: unknown) => new AppError("service_unavailable", { message: `The ${options.service} service is unavailable`, cause });
+    let status: number;
+    let envelope: TrpcEnvelope | null;
     try {
       const res = await fetch(`${options.url}/trpc/${procedure}`, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
         body: input.json,
       });
-      envelope = (await res.json()) as TrpcEnvelope;
+      status = res.status;
+      envelope = (await res.json()) as TrpcEnvelope | null;
     } catch (cause) {
-      throw new AppError("service_unavailable", { message: `The ${options.service} service is unavailable`, cause });
+      throw unavailable(cause);
     }
-    if (envelope.error === undefined) return envelope.result?.data;
-    throw appErrorOf(envelope.error.data?.appError, options.service, envelope.error);
+    // As tRPC's client: an answer is a result or an error, anything else is no answer.
+    if (typeof envelope !== "object" || envelope === null) throw unavailable(new Error(`answer ${status} without a tRPC envelope`));
+    if (envelope.error !== undefined)
+      throw appErrorOf(envelope.error?.data?.appError, options.service, new Error(`answer ${status}: ${JSON.stringify(envelope.error)}`));
+    if (status < 200 || status >= 300 || envelope.result === undefined) throw unavailable(new Error(`answer ${status} without a result`));
+    return envelope.result.data;
   };
 
   return (procedure, kind, input, ctx) =>
@@ -78,7 +85,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceCall 
         try {
           const headers: Record<string, string> = { [INTERNAL_AUTH_HEADER]: await sign(options.service, ctx) };
           propagation.inject(context.active(), headers);
-          if (input instanceof SerializedInput) return await postSerialized(procedure, input, headers);
+          if (input instanceof SerializedInput) {
+            if (kind !== "mutation") throw new Error("an input already written as JSON is a mutation's body");
+            return await postSerialized(procedure, input, headers);
+          }
           const call =
             kind === "query" ? client.query(procedure, input, { context: { headers } }) : client.mutation(procedure, input, { context: { headers } });
           return await call;

@@ -79,8 +79,14 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   const gate = options.largeBodies ? createLargeBodyGate({ ...options.largeBodies, maxBodyBytes }) : null;
   const json = new OffThreadJson();
   // A large body, at its turn, is parsed off the event loop before tRPC runs.
-  const handleGated = (req: IncomingMessage, res: ServerResponse) => (large: boolean) =>
-    void (large ? readLargeJsonBody(req, res, { maxBodyBytes, json }, () => void trpcHandler(req, res)) : trpcHandler(req, res));
+  const handleGated = (req: IncomingMessage, res: ServerResponse) => (large: boolean) => {
+    if (!large || req.method !== "POST") return void trpcHandler(req, res);
+    readLargeJsonBody(req, res, { maxBodyBytes, json }, () => void trpcHandler(req, res)).catch((err: unknown) => {
+      options.log.error({ err }, "reading a large body failed");
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "internal_server_error" }));
+      else res.destroy();
+    });
+  };
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/health") {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@hearth/contracts";
 import { JsonSyntaxError, OffThreadJson } from "../../src/trpc/off-thread-json";
+import { hasLargeBody } from "../../src/trpc/large-body-gate";
 import { appErrorToTrpc, internalProcedure, t } from "../../src/trpc/server";
 import { SerializedInput, createServiceClient } from "../../src/trpc/service-client";
 import { createServiceServer, listen, type RunningServer } from "../../src/trpc/service-server";
@@ -17,6 +18,18 @@ const SECRET = "s".repeat(48);
 const actor = { userId: randomUUID(), familyId: randomUUID(), role: "admin" as const, scopes: ["read_write" as const], authMethod: "api_key" as const };
 /** Over the server's 64 KiB threshold below: handled as a large body. */
 const LARGE_TEXT = "date,amount,name\n" + '2026-01-02,-4.50,"Caf\u00e9 ""corner"", branch 7"\n'.repeat(4_000);
+
+describe("which bodies are large", () => {
+  const withHeaders = (headers: Record<string, string>) => ({ headers }) as unknown as Parameters<typeof hasLargeBody>[0];
+  it("counts a body over the threshold, a chunked one and a compressed one (10 MB of text gzips to a few KB) as large", () => {
+    expect(hasLargeBody(withHeaders({ "content-length": "2000" }), 1000)).toBe(true);
+    expect(hasLargeBody(withHeaders({ "content-length": "500" }), 1000)).toBe(false);
+    expect(hasLargeBody(withHeaders({ "transfer-encoding": "chunked" }), 1000)).toBe(true);
+    expect(hasLargeBody(withHeaders({ "content-length": "500", "content-encoding": "gzip" }), 1000)).toBe(true);
+    expect(hasLargeBody(withHeaders({ "content-length": "500", "content-encoding": "identity" }), 1000)).toBe(false);
+    expect(hasLargeBody(withHeaders({}), 1000)).toBe(false);
+  });
+});
 
 describe("the JSON worker", () => {
   const json = new OffThreadJson();
@@ -33,6 +46,12 @@ describe("the JSON worker", () => {
 
   it("rejects what is not JSON with the parser's message, and starts again after its worker died", async () => {
     await expect(json.parse(new TextEncoder().encode('{"a":'))).rejects.toBeInstanceOf(JsonSyntaxError);
+    // More values than the caller takes: refused on the worker, never copied back.
+    const many = new TextEncoder().encode(JSON.stringify({ rows: Array.from({ length: 50 }, () => ({ a: 0 })) }));
+    await expect(json.parse(many, { maxValues: 100 })).rejects.toBeInstanceOf(JsonSyntaxError);
+    expect(await json.parse(new TextEncoder().encode('{"a":[1,2,3]}'), { maxValues: 5 })).toEqual({ a: [1, 2, 3] });
+    // A value that cannot be sent to the worker is refused here, and leaves nothing waiting.
+    await expect(json.stringify({ call: () => 1 })).rejects.toThrow();
     await json.close();
     expect(await json.parse(new TextEncoder().encode("[1,2]"))).toEqual([1, 2]);
   });
