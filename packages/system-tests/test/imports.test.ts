@@ -2,6 +2,7 @@
 // multipart file, rows read and checked at once, preflight, publish in the background (rules
 // applied, duplicates skipped, all or nothing), progress, revert. Cases mirror Sure's
 // test/controllers/api/v1/imports_controller_test.rb where named.
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportCollectionSchema, ImportResponseSchema, ImportRowDiagnosticCollectionSchema } from "@hearth/contracts";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
@@ -268,6 +269,32 @@ describe("large uploads between families", () => {
     for (const answer of read) expect(answer.body.data.stats.rows_count).toBe(10_001);
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused) expect(answer).toMatchObject({ status: 429, body: { error: "rate_limit_exceeded" } });
+  });
+});
+
+describe("slow large uploads", () => {
+  it("lets a family's slow uploads hold only its own places: another family's large upload is read meanwhile (it waited 5 s, then 429)", async () => {
+    const rows = ["date,amount,name"];
+    for (let i = 0; rows.length < 60_000; i++) rows.push(`2026-02-${String(1 + (i % 28)).padStart(2, "0")},-${i}.10,"Market ${i}"`);
+    const body = JSON.stringify({ type: "TransactionImport", raw_file_content: rows.join("\n") });
+    expect(body.length).toBeGreaterThan(1024 * 1024);
+    // Two uploads of one family that send half their body, then stall (a slow phone, or on purpose).
+    const stalled = Array.from({ length: 2 }, () => {
+      const req = request(`${system.url}/api/v1/imports/preflight`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "x-api-key": user.readKey },
+      });
+      req.on("error", () => undefined);
+      req.write(body.slice(0, body.length / 2));
+      return req;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const other = await signUpUser(api, "patient-importer");
+    const started = performance.now();
+    const served = await api.post("/api/v1/imports/preflight", JSON.parse(body) as Record<string, unknown>, { apiKey: other.readKey });
+    expect(served.status, JSON.stringify(served.body)).toBe(200);
+    expect(performance.now() - started).toBeLessThan(4_000);
+    for (const req of stalled) req.destroy();
   });
 });
 

@@ -128,15 +128,18 @@ async function traced(route: RouteDef, method: HttpMethod, req: Request, res: Re
 /**
  * The body of a route taking a file (a CSV's rows, a file's text and the form's fields, or its
  * large JSON), read only now, after the credential was checked (an anonymous client cannot make
- * the gateway read 26 MB), and a large one at its family's turn; undefined for other routes.
+ * the gateway read 26 MB); a large one is received in one of its family's places and parsed at
+ * its turn (large-uploads.ts). Undefined for other routes.
  */
 async function uploadedBody(route: RouteDef, req: Request, res: Response, actor: Actor | null, largeUploads: LargeUploads): Promise<unknown> {
-  if (!route.upload && !route.fileUpload) return undefined;
-  if (actor) await largeUploads.turn(req, res, actor.familyId);
-  if (route.upload) return readCsvUpload(req, route.upload);
-  if (route.fileUpload && isMultipart(req)) return readFileUpload(req, route.fileUpload);
-  if (route.fileUpload && !hasEmptyBody(req)) return largeUploads.readJson(req, res, route.fileUpload.jsonLimitBytes);
-  return undefined;
+  const { upload, fileUpload } = route;
+  if (!upload && !fileUpload) return undefined;
+  return largeUploads.receive(req, res, actor?.familyId ?? null, async () => {
+    if (upload) return { value: await readCsvUpload(req, upload) };
+    if (fileUpload && isMultipart(req)) return { value: await readFileUpload(req, fileUpload) };
+    if (fileUpload && !hasEmptyBody(req)) return largeUploads.receiveJson(req, res, fileUpload.jsonLimitBytes);
+    return { value: undefined };
+  });
 }
 
 function answerOf(route: RouteDef, output: unknown): Answer {
