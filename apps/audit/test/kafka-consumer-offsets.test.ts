@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Kafka, logLevel, type Admin, type Producer } from "kafkajs";
 import { createLogger } from "@hearth/service-kit";
-import { createKafka, startKafkaConsumer, type RunningConsumer } from "@hearth/service-kit/events";
+import { createKafka, createTopicsAndWait, startKafkaConsumer, type RunningConsumer } from "@hearth/service-kit/events";
 import { describeWithKafka } from "@hearth/test-kit";
 
 describeWithKafka("the Kafka consumer's committed offsets", (brokers) => {
@@ -17,7 +17,7 @@ describeWithKafka("the Kafka consumer's committed offsets", (brokers) => {
     admin = kafka.admin();
     await admin.connect();
     // One partition: its messages arrive in the order they were produced.
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1, replicationFactor: 1 }] });
+    await createTopicsAndWait(admin, [{ topic, numPartitions: 1, replicationFactor: 1 }]);
     producer = kafka.producer();
     await producer.connect();
   });

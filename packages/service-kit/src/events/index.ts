@@ -3,7 +3,7 @@ export { DEFAULT_RELAY_BATCH_SIZE, OutboxRelay, type EventPublisher, type Outbox
 export { countDeadLetters, RELAY_CLAIM_LOCK } from "./outbox-queries";
 export { DEFAULT_MAX_BATCH_BYTES } from "./batching";
 export type { StallDiagnosis, StallReason } from "./relay-stall";
-export { KafkaPublisher, createKafka, ensureTopics, isRefusedRecordError } from "./kafka";
+export { KafkaPublisher, createKafka, createTopicsAndWait, ensureTopics, isRefusedRecordError } from "./kafka";
 export { startKafkaConsumer, type ConsumedMessage, type DeadLetterMessage, type KafkaConsumerOptions, type RunningConsumer } from "./kafka-consumer";
 export { deadLetterMessage, type DeadLetter, type DeadLetterSource } from "./dead-letter-record";
 export { buildAuditEvent, type AuditEventInput } from "./audit-event-builder";

@@ -1,5 +1,16 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace } from "@opentelemetry/api";
-import { Kafka, Partitioners, logLevel, type Admin, type Message, type Producer, type ProducerBatch, type ProducerConfig, type RecordMetadata } from "kafkajs";
+import {
+  Kafka,
+  Partitioners,
+  logLevel,
+  type Admin,
+  type ITopicConfig,
+  type Message,
+  type Producer,
+  type ProducerBatch,
+  type ProducerConfig,
+  type RecordMetadata,
+} from "kafkajs";
 import type { Logger } from "pino";
 import type { KafkaSecurity } from "../kafka-security";
 import { DEFAULT_KAFKA_TOPIC_SETTINGS, type KafkaTopicSettings } from "../kafka-topics";
@@ -46,15 +57,15 @@ export async function ensureTopics(
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter((topic) => !existing.has(topic));
     if (missing.length > 0) {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({
+      await createTopicsAndWait(
+        admin,
+        missing.map((topic) => ({
           topic,
           numPartitions: settings.partitions,
           replicationFactor: settings.replicationFactor,
           configEntries: [{ name: "min.insync.replicas", value: String(settings.minInsyncReplicas) }],
         })),
-      });
+      );
     }
     const present = topics.filter((topic) => existing.has(topic));
     if (log && present.length > 0) {
@@ -68,6 +79,34 @@ export async function ensureTopics(
   } finally {
     await admin.disconnect();
   }
+}
+
+/**
+ * Creates the topics and waits until the broker describes them with their leaders. kafkajs's own
+ * wait (waitForLeaders) retries only LEADER_NOT_AVAILABLE; a KRaft broker busy enough answers the
+ * first metadata request after a create with UNKNOWN_TOPIC_OR_PARTITION ("This server does not
+ * host this topic-partition"), which failed a CI run once: that answer is waited out too (10 s).
+ */
+export async function createTopicsAndWait(admin: Admin, topics: ITopicConfig[]): Promise<void> {
+  try {
+    await admin.createTopics({ waitForLeaders: true, topics });
+    return;
+  } catch (err) {
+    if ((err as { type?: unknown }).type !== "UNKNOWN_TOPIC_OR_PARTITION") throw err;
+  }
+  const names = topics.map((topic) => topic.topic);
+  let last: unknown = null;
+  for (let waited = 0; waited < 10_000; waited += 200) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    try {
+      const { topics: described } = await admin.fetchTopicMetadata({ topics: names });
+      if (described.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0))) return;
+    } catch (err) {
+      if ((err as { type?: unknown }).type !== "UNKNOWN_TOPIC_OR_PARTITION") throw err;
+      last = err;
+    }
+  }
+  throw new Error(`Kafka topics ${names.join(", ")} have no leader 10 s after their creation`, { cause: last });
 }
 
 /** Existing topics whose partition count or replication factor (replicas of its widest partition) is not what `settings` asks for. */
