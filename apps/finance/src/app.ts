@@ -102,10 +102,8 @@ export function createFinanceService(deps: FinanceDeps) {
   const recurring = createRecurringModule(db, deps.log, deps.recurringScan);
   // A committed change that queued a sync or an account removal starts it now, not at the next poll.
   const syncSignal: SyncSignal = {
-    poke: () => {
-      jobs.poke(BALANCE_SYNC_QUEUE);
-      jobs.poke(ACCOUNT_REMOVAL_QUEUE);
-    },
+    poke: () => jobs.poke(BALANCE_SYNC_QUEUE),
+    removalQueued: () => jobs.poke(ACCOUNT_REMOVAL_QUEUE),
   };
   const balanceSync = balanceSyncJob(db, {
     queries: createSyncQueueQueries(db),

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrlOf } from "@hearth/service-kit";
-import { createJobRunner, type JobRunner } from "@hearth/service-kit/jobs";
+import { JobLost, createJobRunner, type JobRunner } from "@hearth/service-kit/jobs";
 import { createAccountRepository } from "../src/accounts/account-repository";
 import { materializeBalances } from "../src/balances/balance-materializer";
 import { balanceSyncJob } from "../src/syncs/balance-sync-job";
@@ -191,6 +191,45 @@ describe("a balance sync whose worker died", () => {
     // Run again as itself: no family sync was queued after it.
     const created = (await finance.db.sync.findUniqueOrThrow({ where: { id: queued.id } })).createdAt;
     expect(await finance.db.sync.count({ where: { familyId: actor.familyId, syncableType: "Family", createdAt: { gt: created } } })).toBe(0);
+  });
+});
+
+describe("a balance sync's start", () => {
+  it("is written only while its job is the worker's, in one statement: a worker that lost the job is refused (JobLost) and changes nothing", async () => {
+    const { familyId } = newActor();
+    const accountId = randomUUID();
+    const sync = await finance.db.sync.create({ data: { familyId, syncableType: "Account", syncableId: accountId } });
+    // A child of an earlier run of it (as a family sync's), left syncing by a worker that died.
+    const child = await finance.db.sync.create({ data: { familyId, syncableType: "Account", syncableId: accountId, parentId: sync.id, status: "syncing" } });
+    const leaseToken = randomUUID();
+    const job = await finance.db.job.create({
+      data: {
+        queue: BALANCE_SYNC_QUEUE,
+        familyId,
+        subjectId: sync.id,
+        status: "running",
+        attempts: 1,
+        leaseToken,
+        heartbeatAt: new Date(),
+        startedAt: new Date(),
+      },
+    });
+    const queries = createSyncQueueQueries(finance.db);
+
+    await expect(queries.start({ id: job.id, leaseToken: randomUUID() }, familyId, sync.id)).rejects.toBeInstanceOf(JobLost);
+    expect(await finance.db.sync.findUniqueOrThrow({ where: { id: sync.id } })).toMatchObject({ status: "pending", syncingAt: null });
+    expect(await finance.db.sync.findUniqueOrThrow({ where: { id: child.id } })).toMatchObject({ status: "syncing" });
+
+    expect(await queries.start({ id: job.id, leaseToken }, familyId, sync.id)).toMatchObject({
+      id: sync.id,
+      familyId,
+      syncableId: accountId,
+      windowStart: null,
+    });
+    expect(await finance.db.sync.findUniqueOrThrow({ where: { id: sync.id } })).toMatchObject({ status: "syncing" });
+    expect(await finance.db.sync.findUniqueOrThrow({ where: { id: child.id } })).toMatchObject({ status: "stale" });
+    // Another family's sync is not this job's to start: nothing to do.
+    expect(await queries.start({ id: job.id, leaseToken }, newActor().familyId, sync.id)).toBeNull();
   });
 });
 

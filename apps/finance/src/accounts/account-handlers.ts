@@ -34,7 +34,7 @@ export function createAccountHandlers(accounts: AccountRepository, signal: SyncS
   const update: RouteHandler<"accounts.update"> = async ({ ctx, input }) => toAccountDetail(await accounts.update(ctx.actor.familyId, input.id, input.account));
   const remove: RouteHandler<"accounts.delete"> = async ({ ctx, input }) => {
     await accounts.scheduleDeletion(ctx.actor.familyId, input.id);
-    signal.poke();
+    signal.removalQueued();
     return { message: "Account scheduled for deletion" };
   };
   return { "accounts.list": list, "accounts.get": get, "accounts.create": create, "accounts.update": update, "accounts.delete": remove };

@@ -108,7 +108,7 @@ export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinit
     backoffMs: (attempt) => Math.min(30_000, 500 * 2 ** (attempt - 1)),
     async run(job) {
       if (!job.subjectId) return;
-      const sync = await job.inFence((tx) => queries.start(tx, job.familyId, job.subjectId!));
+      const sync = await queries.start(job, job.familyId, job.subjectId!);
       // Ended or gone meanwhile (the family was reset): nothing to do.
       if (!sync) return;
       try {

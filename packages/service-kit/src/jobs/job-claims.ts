@@ -15,7 +15,15 @@ export interface ClaimedJobRow {
   taken_over: boolean;
   /** A cancel was asked for (cancelJobs) before this claim. */
   cancel_requested: boolean;
+  /**
+   * Whether another job may be due now: false when this claim saw no other (so the runner does
+   * not ask again at once; a job queued meanwhile is poked, or found at the next poll).
+   */
+  more_due: boolean;
 }
+
+/** A job as one claim statement returns it (what it saw of the queue besides is the claim's). */
+type ClaimRow = Omit<ClaimedJobRow, "more_due">;
 
 const CLAIMED = `id::text, queue, family_id::text, subject_id::text, payload, attempts, lease_token::text, cancel_requested_at IS NOT NULL AS cancel_requested`;
 
@@ -32,28 +40,35 @@ export async function claimJob(
   stall: { ms: number; look: boolean },
 ): Promise<ClaimedJobRow | null> {
   if (stall.look) await endStalledHolders(client, queue, stall.ms);
-  const dead = await client.query<{ id: string }>(
-    `SELECT id::text FROM jobs j WHERE queue = $1 AND status = 'running' AND ${jobLockFree("j.id")} ORDER BY heartbeat_at NULLS FIRST, id LIMIT 5`,
-    [queue],
-  );
-  for (const { id } of dead.rows) {
-    const taken = await inTransaction(client, () => takeOver(client, id));
-    if (taken) return taken;
-  }
-  const families = await client.query<{ family_id: string }>(
-    `SELECT f.family_id::text FROM (
-        SELECT family_id, min(run_after) AS oldest FROM jobs
-         WHERE queue = $1 AND status = 'queued' AND run_after <= now() GROUP BY family_id) f
-       CROSS JOIN LATERAL (SELECT count(*) AS running FROM jobs r WHERE r.queue = $1 AND r.family_id = f.family_id AND r.status = 'running') r
-       LEFT JOIN job_family_turns t ON t.queue = $1 AND t.family_id = f.family_id
-      WHERE r.running < $2
-      ORDER BY r.running, t.last_claimed_at NULLS FIRST, f.oldest, f.family_id
-      LIMIT 5`,
+  // One round trip: a dead worker's jobs first, then the families with a job due, in their turn's
+  // order (a claim is on the path of every write's balance sync: its round trips showed there).
+  const candidates = await client.query<{ kind: "dead" | "family"; id: string; due: number }>(
+    `SELECT kind, id, due FROM (
+       (SELECT 'dead' AS kind, j.id::text AS id, 0 AS due, 0 AS branch, row_number() OVER (ORDER BY j.heartbeat_at NULLS FIRST, j.id) AS rank
+          FROM jobs j WHERE j.queue = $1 AND j.status = 'running' AND ${jobLockFree("j.id")}
+         ORDER BY j.heartbeat_at NULLS FIRST, j.id LIMIT 5)
+       UNION ALL
+       (SELECT 'family', f.family_id::text, f.due::int, 1,
+               row_number() OVER (ORDER BY r.running, t.last_claimed_at NULLS FIRST, f.oldest, f.family_id)
+          FROM (SELECT family_id, min(run_after) AS oldest, count(*) AS due FROM jobs
+                 WHERE queue = $1 AND status = 'queued' AND run_after <= now() GROUP BY family_id) f
+         CROSS JOIN LATERAL (SELECT count(*) AS running FROM jobs r WHERE r.queue = $1 AND r.family_id = f.family_id AND r.status = 'running') r
+          LEFT JOIN job_family_turns t ON t.queue = $1 AND t.family_id = f.family_id
+         WHERE r.running < $2
+         ORDER BY r.running, t.last_claimed_at NULLS FIRST, f.oldest, f.family_id
+         LIMIT 5)) c
+      ORDER BY branch, rank`,
     [queue, perFamilyLimit],
   );
-  for (const { family_id: familyId } of families.rows) {
-    const taken = await inTransaction(client, () => takeQueued(client, queue, familyId, perFamilyLimit));
-    if (taken) return taken;
+  const dead = candidates.rows.filter((candidate) => candidate.kind === "dead");
+  const families = candidates.rows.filter((candidate) => candidate.kind === "family");
+  for (const { id } of dead) {
+    const taken = await inTransaction(client, () => takeOver(client, id));
+    if (taken) return { ...taken, more_due: true };
+  }
+  for (const [at, { id: familyId, due }] of families.entries()) {
+    const taken = await takeQueued(client, queue, familyId, perFamilyLimit);
+    if (taken) return { ...taken, more_due: due > 1 || at < families.length - 1 };
   }
   return null;
 }
@@ -76,35 +91,50 @@ async function endStalledHolders(client: pg.PoolClient, queue: string, stallMs: 
 }
 
 /** A dead worker's job, unless a live one took it first (its row is locked, or its lock held). */
-async function takeOver(client: pg.PoolClient, id: string): Promise<ClaimedJobRow | null> {
+async function takeOver(client: pg.PoolClient, id: string): Promise<ClaimRow | null> {
   const row = await client.query(`SELECT id FROM jobs WHERE id = $1 AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
   if (row.rowCount === 0 || !(await tryJobLock(client, id))) return null;
   return markClaimed(client, id, true);
 }
 
-/** The family's oldest waiting job, when the family is still under its running limit. */
-async function takeQueued(client: pg.PoolClient, queue: string, familyId: string, perFamilyLimit: number): Promise<ClaimedJobRow | null> {
-  await client.query(`SELECT pg_advisory_xact_lock(${familyClaimLockKey})`, [queue, familyId]);
-  const running = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE queue = $1 AND family_id = $2 AND status = 'running'`, [
-    queue,
-    familyId,
-  ]);
-  if ((running.rows[0]?.n ?? 0) >= perFamilyLimit) return null;
-  const next = await client.query<{ id: string }>(
-    `SELECT id::text FROM jobs WHERE queue = $1 AND family_id = $2 AND status = 'queued' AND run_after <= now()
-      ORDER BY run_after, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    [queue, familyId],
-  );
-  const id = next.rows[0]?.id;
-  // Its lock can still be held for a moment by the worker of its previous attempt, releasing it.
-  if (!id || !(await tryJobLock(client, id))) return null;
-  const claimed = await markClaimed(client, id, false);
-  await client.query(
-    `INSERT INTO job_family_turns (queue, family_id, last_claimed_at) VALUES ($1, $2, now())
-     ON CONFLICT (queue, family_id) DO UPDATE SET last_claimed_at = now()`,
-    [queue, familyId],
-  );
-  return claimed;
+/**
+ * The family's oldest waiting job, when the family is still under its running limit: one round
+ * trip (the simple protocol runs the statements one after the other, values written in as
+ * literals), where it took eight. The family's claims are serialised by a transaction lock taken
+ * first; the job's own lock is tried only on the one row chosen (CASE orders the evaluation: it
+ * can still be held for a moment by the worker of its previous attempt, releasing it).
+ */
+async function takeQueued(client: pg.PoolClient, queue: string, familyId: string, perFamilyLimit: number): Promise<ClaimRow | null> {
+  if (!Number.isInteger(perFamilyLimit)) throw new RangeError(`perFamilyLimit must be a whole number (got ${perFamilyLimit})`);
+  const q = client.escapeLiteral(queue);
+  const family = client.escapeLiteral(familyId);
+  const claim = `BEGIN;
+    SELECT pg_advisory_xact_lock(${familyClaimLockKey(q, family)});
+    WITH next AS (
+      SELECT id FROM jobs
+       WHERE queue = ${q} AND family_id = ${family}::uuid AND status = 'queued' AND run_after <= now()
+         AND (SELECT count(*) FROM jobs WHERE queue = ${q} AND family_id = ${family}::uuid AND status = 'running') < ${perFamilyLimit}
+       ORDER BY run_after, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),
+    claimed AS (
+      UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = gen_random_uuid(),
+                      heartbeat_at = now(), started_at = now(), updated_at = now()
+       WHERE id = (SELECT id FROM next)
+         AND CASE WHEN id = (SELECT id FROM next) THEN pg_try_advisory_lock(${jobLockKey("id")}) ELSE false END
+      RETURNING ${CLAIMED}),
+    turn AS (
+      INSERT INTO job_family_turns (queue, family_id, last_claimed_at) SELECT ${q}, ${family}::uuid, now() FROM claimed
+      ON CONFLICT (queue, family_id) DO UPDATE SET last_claimed_at = now())
+    SELECT * FROM claimed;
+    COMMIT;`;
+  let results: pg.QueryResult<Omit<ClaimRow, "taken_over">>[];
+  try {
+    results = (await client.query(claim)) as unknown as pg.QueryResult<Omit<ClaimRow, "taken_over">>[];
+  } catch (err) {
+    // The transaction is left aborted, and a job lock may have been taken: the connection is ended.
+    throw Object.assign(err as Error, { endConnection: true });
+  }
+  const row = results[2]?.rows[0];
+  return row ? { ...row, taken_over: false } : null;
 }
 
 async function tryJobLock(client: pg.PoolClient, id: string): Promise<boolean> {
@@ -112,8 +142,8 @@ async function tryJobLock(client: pg.PoolClient, id: string): Promise<boolean> {
   return locked.rows[0]?.locked === true;
 }
 
-async function markClaimed(client: pg.PoolClient, id: string, takenOver: boolean): Promise<ClaimedJobRow> {
-  const claimed = await client.query<Omit<ClaimedJobRow, "taken_over">>(
+async function markClaimed(client: pg.PoolClient, id: string, takenOver: boolean): Promise<ClaimRow> {
+  const claimed = await client.query<Omit<ClaimRow, "taken_over">>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = gen_random_uuid(),
                      heartbeat_at = now(), started_at = now(), updated_at = now()
       WHERE id = $1 RETURNING ${CLAIMED}`,

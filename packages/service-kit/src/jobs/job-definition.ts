@@ -16,6 +16,13 @@ export interface RunningJob<P, Tx extends JobSql> extends JobInfo {
   attempt: number;
   /** The previous worker died while running it: what it wrote outside its transactions may be there. */
   takenOver: boolean;
+  /**
+   * This claim's lease: a write that must be one statement (a hot path, where an interactive
+   * transaction's round trips show) fences itself with a CTE updating the job's row `WHERE id =
+   * job.id AND lease_token = job.leaseToken AND status = 'running'` (assertHeld's condition), and
+   * treats no row as JobLost.
+   */
+  leaseToken: string;
   /** Aborts when the job is cancelled, is no longer this worker's, or the service stops (its reason says which). */
   signal: AbortSignal;
   /**

@@ -76,6 +76,7 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
       payload: payload.data,
       attempt: row.attempts,
       takenOver: row.taken_over,
+      leaseToken: token,
       signal,
       complete: async (tx) => {
         if (!(await endAs("succeeded", null, tx))) throw new JobLost(row.id);

@@ -150,6 +150,9 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
           const claimed = await claimNext(state);
           if (!claimed) break;
           void launch(state, claimed.client, claimed.row);
+          // Nothing else was due: no claim again now (it would only find that out again, beside
+          // the job just started). A job queued meanwhile pokes (`again`), or waits for the poll.
+          if (!claimed.row.more_due) break;
         }
       } while (started && state.again);
     } catch (err) {

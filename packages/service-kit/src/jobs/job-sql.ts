@@ -31,7 +31,7 @@ export const jobLockFree = (idSql: string) => `NOT EXISTS (
 export const JOB_TRANSACTION = { maxWait: 30_000, timeout: 60_000 } as const;
 
 /** Serialises claims of one family in one queue, so its running limit holds over every instance. */
-export const familyClaimLockKey = "hashtextextended('hearth.job-family:' || $1 || ':' || $2, 0)";
+export const familyClaimLockKey = (queueSql: string, familySql: string) => `hashtextextended('hearth.job-family:' || ${queueSql} || ':' || ${familySql}, 0)`;
 
 /** The minimal surface of a Prisma client or transaction client the job runner needs. */
 export interface JobSql {
