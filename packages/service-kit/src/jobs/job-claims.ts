@@ -56,7 +56,7 @@ export async function claimJob(
           LEFT JOIN job_family_turns t ON t.queue = $1 AND t.family_id = f.family_id
          WHERE r.running < $2
          ORDER BY r.running, t.last_claimed_at NULLS FIRST, f.oldest, f.family_id
-         LIMIT 5)) c
+         LIMIT 6)) c
       ORDER BY branch, rank`,
     [queue, perFamilyLimit],
   );
@@ -66,7 +66,8 @@ export async function claimJob(
     const taken = await inTransaction(client, () => takeOver(client, id));
     if (taken) return { ...taken, more_due: true };
   }
-  for (const [at, { id: familyId, due }] of families.entries()) {
+  // Five are tried; a sixth only tells that more is due.
+  for (const [at, { id: familyId, due }] of families.slice(0, 5).entries()) {
     const taken = await takeQueued(client, queue, familyId, perFamilyLimit);
     if (taken) return { ...taken, more_due: due > 1 || at < families.length - 1 };
   }
@@ -101,25 +102,29 @@ async function takeOver(client: pg.PoolClient, id: string): Promise<ClaimRow | n
  * The family's oldest waiting job, when the family is still under its running limit: one round
  * trip (the simple protocol runs the statements one after the other, values written in as
  * literals), where it took eight. The family's claims are serialised by a transaction lock taken
- * first; the job's own lock is tried only on the one row chosen (CASE orders the evaluation: it
- * can still be held for a moment by the worker of its previous attempt, releasing it).
+ * first (read committed: the count after it sees every claim committed before). The job's own lock
+ * is tried once, on the one row chosen, in a CTE of its own: tried in the UPDATE's condition, it was
+ * tried again when a concurrent change of the row made PostgreSQL recheck that condition, and the
+ * lock was then held twice (released once, it stayed on a pooled connection). It can still be held
+ * for a moment by the worker of its previous attempt, releasing it: then nothing is claimed.
  */
 async function takeQueued(client: pg.PoolClient, queue: string, familyId: string, perFamilyLimit: number): Promise<ClaimRow | null> {
   if (!Number.isInteger(perFamilyLimit)) throw new RangeError(`perFamilyLimit must be a whole number (got ${perFamilyLimit})`);
   const q = client.escapeLiteral(queue);
   const family = client.escapeLiteral(familyId);
-  const claim = `BEGIN;
+  const claim = `BEGIN ISOLATION LEVEL READ COMMITTED;
     SELECT pg_advisory_xact_lock(${familyClaimLockKey(q, family)});
     WITH next AS (
       SELECT id FROM jobs
        WHERE queue = ${q} AND family_id = ${family}::uuid AND status = 'queued' AND run_after <= now()
          AND (SELECT count(*) FROM jobs WHERE queue = ${q} AND family_id = ${family}::uuid AND status = 'running') < ${perFamilyLimit}
        ORDER BY run_after, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),
+    locked AS (
+      SELECT id AS locked_id FROM next WHERE pg_try_advisory_lock(${jobLockKey("next.id")})),
     claimed AS (
       UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = gen_random_uuid(),
                       heartbeat_at = now(), started_at = now(), updated_at = now()
-       WHERE id = (SELECT id FROM next)
-         AND CASE WHEN id = (SELECT id FROM next) THEN pg_try_advisory_lock(${jobLockKey("id")}) ELSE false END
+        FROM locked WHERE jobs.id = locked.locked_id
       RETURNING ${CLAIMED}),
     turn AS (
       INSERT INTO job_family_turns (queue, family_id, last_claimed_at) SELECT ${q}, ${family}::uuid, now() FROM claimed
@@ -167,9 +172,14 @@ async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<T | nul
   }
 }
 
-/** Gives the job's lock back once its end is written (a failure ends the connection instead: the caller's). */
-export async function releaseJobLock(client: pg.PoolClient, id: string): Promise<void> {
-  await client.query(`SELECT pg_advisory_unlock(${jobLockKey("$1::uuid")})`, [id]);
+/**
+ * Gives the job's lock back once its end is written (a failure ends the connection instead: the
+ * caller's). Every session lock of the connection goes: it served this one job, and a lock left
+ * on a pooled connection would make its job look alive, and its family's claims fail, for as long
+ * as the connection lives.
+ */
+export async function releaseJobLock(client: pg.PoolClient): Promise<void> {
+  await client.query(`SELECT pg_advisory_unlock_all()`);
 }
 
 /**

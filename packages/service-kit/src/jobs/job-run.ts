@@ -199,7 +199,7 @@ function startHeartbeat(client: pg.PoolClient, row: ClaimedJobRow, intervalMs: n
 async function giveBack(client: pg.PoolClient, id: string, broken: boolean, log: Logger): Promise<void> {
   if (broken) return client.release(true);
   try {
-    await releaseJobLock(client, id);
+    await releaseJobLock(client);
     client.release();
   } catch (err) {
     log.warn({ err, jobId: id }, "job runner: giving a job's lock back failed; its connection is ended instead");

@@ -137,6 +137,8 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
     // at once (its slots full): cleared inside the pass, it was set again here, and stuck for good.
     const pass = claimWhileRoom(state).finally(() => {
       state.filling = null;
+      // A poke that came after the pass's last look at `again`, before this: not lost until the poll.
+      if (state.again && started) void fill(state);
     });
     state.filling = pass;
     return pass;

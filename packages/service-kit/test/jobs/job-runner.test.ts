@@ -130,6 +130,16 @@ describe("running", () => {
     runners.forEach((runner) => runner.start());
     try {
       await until(async () => (await database.pool.query("SELECT count(*)::int AS n FROM work_done")).rows[0].n >= ids.length, 20_000, "every job run");
+      // Every job's lock is given back while the runners live: none stays on their pooled
+      // connections (a lock left there makes its job look alive, and its family's claims fail, for good).
+      const locksHeld = async () =>
+        (
+          await database.pool.query(
+            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND a.application_name = 'hearth-jobs' AND a.datname = current_database()`,
+          )
+        ).rows[0].n === 0;
+      await until(locksHeld, 5_000, "every job's lock given back");
     } finally {
       await Promise.all(runners.map((runner) => runner.stop()));
     }
