@@ -6,16 +6,13 @@
 // with nothing else running, measured first in the same run. Goal: under 200 ms. Measured before
 // the large bodies were parsed and written off the event loop, with the same probe: p99 846 ms.
 import { spawn } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { startHearth } from "./npm-start";
 import { saveSection, type BenchFigure } from "./report";
 
 const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 6);
 const IDLE_SAMPLES = 200;
 const PORT = Number(process.env.BENCH_PORT ?? 3902);
-const base = `http://127.0.0.1:${PORT}`;
-const root = fileURLToPath(new URL("../", import.meta.url));
 
 /** The busy family's client: builds the file once, then on each line of stdin sends eight preflights at once and prints their statuses. */
 const BUSY_CLIENT = `
@@ -38,58 +35,14 @@ process.stdin.on("data", async () => {
 });
 `;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-/** A new user (a family of their own) and a read-write API key of theirs. */
-async function newFamily(name: string): Promise<string> {
-  const device = { device_id: `bench-${name}`, device_name: "bench", device_type: "web", os_version: "1", app_version: "1" };
-  const user = { email: `${name}-${Date.now()}@example.com`, password: "Bench-password-2026!", first_name: name, last_name: "Bench" };
-  const signedUp = await post("/api/v1/auth/signup", { user, device });
-  if (signedUp.status !== 201) throw new Error(`signup: ${signedUp.status} ${JSON.stringify(signedUp.body)}`);
-  const key = await post(
-    "/api/v1/api_keys",
-    { api_key: { name: "bench", scopes: ["read_write"] } },
-    { authorization: `Bearer ${String(signedUp.body["access_token"])}` },
-  );
-  if (key.status !== 201) throw new Error(`api key: ${key.status} ${JSON.stringify(key.body)}`);
-  return String(key.body["key"]);
-}
-
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-const dir = await mkdtemp("/tmp/hearth-uploads-");
-// As root, PostgreSQL runs as the postgres user and must create its cluster in here.
-await chmod(dir, 0o777);
-const hearth = spawn("npm", ["start"], {
-  cwd: root,
-  env: {
-    ...process.env,
-    HEARTH_DATA_DIR: `${dir}/data`,
-    PORT: String(PORT),
-    LOG_LEVEL: "warn",
-    RATE_LIMIT_REQUESTS: "100000000",
-    FAMILY_RATE_LIMIT_REQUESTS: "100000000",
-  },
-  detached: true,
-  stdio: "ignore",
-});
+const hearth = await startHearth(PORT);
+const base = hearth.base;
 let failed = false;
 try {
-  for (let waited = 0; ; waited += 250) {
-    if (hearth.exitCode !== null) throw new Error(`npm start exited with ${hearth.exitCode}`);
-    if (waited > 240_000) throw new Error("npm start did not get ready in time");
-    const ready = await fetch(`${base}/ready`).then(
-      (res) => res.status === 200,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const busyKey = await newFamily("busy");
-  const quietKey = await newFamily("quiet");
+  const busyKey = await hearth.newFamily("busy");
+  const quietKey = await hearth.newFamily("quiet");
   const accounts = async () => {
     const started = performance.now();
     const res = await fetch(`${base}/api/v1/accounts`, { headers: { "x-api-key": quietKey } });
@@ -158,8 +111,6 @@ try {
     figures,
   });
 } finally {
-  if (hearth.pid) process.kill(-hearth.pid, "SIGINT");
-  await new Promise((resolve) => hearth.once("exit", resolve));
-  await rm(dir, { recursive: true, force: true });
+  await hearth.stop();
 }
 process.exitCode = failed ? 1 : 0;

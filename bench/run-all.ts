@@ -22,6 +22,7 @@ const BENCHES = [
   "reliability",
   "background-jobs",
   "large-uploads",
+  "sync-after-write",
 ];
 const only = process.env["BENCH_ONLY"]?.split(",").map((name) => name.trim());
 const here = fileURLToPath(new URL("./", import.meta.url));
