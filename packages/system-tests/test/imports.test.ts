@@ -298,6 +298,40 @@ describe("slow large uploads", () => {
   });
 });
 
+describe("a large upload's credential", () => {
+  it("is checked again once the upload has arrived: a key revoked while it was being sent writes nothing (401)", async () => {
+    const owner = await signUpUser(api, "revoked-importer");
+    const rows = ["date,amount,name"];
+    for (let i = 0; rows.length < 60_000; i++) rows.push(`2026-02-${String(1 + (i % 28)).padStart(2, "0")},-${i}.10,"Market ${i}"`);
+    const body = JSON.stringify({ type: "TransactionImport", raw_file_content: rows.join("\n") });
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${system.url}/api/v1/imports`,
+        { method: "POST", headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "x-api-key": owner.writeKey } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, body.length / 2));
+      // Half sent; the key is revoked; then the rest arrives.
+      setTimeout(async () => {
+        const keys = await api.get("/api/v1/api_keys", { token: owner.accessToken });
+        const key = (keys.body.api_keys as { id: string; scopes: string[] }[]).find((row) => row.scopes.join() === "read_write")!;
+        expect((await api.delete(`/api/v1/api_keys/${key.id}`, { token: owner.accessToken })).status).toBe(204);
+        // Every instance hears of a revoked credential within a second (credential-cache.test.ts).
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        req.end(body.slice(body.length / 2));
+      }, 300);
+    });
+    expect(await answer).toBe(401);
+    const imports = await api.get("/api/v1/imports", { token: owner.accessToken });
+    expect(imports.status).toBe(200);
+    expect(imports.body.data).toEqual([]);
+  });
+});
+
 describe("revert and isolation", () => {
   it("reverts a complete import: exactly its transactions go, it is pending again and can be published anew", async () => {
     const res = await create({ raw_file_content: "date,amount,name\n2026-03-09,-7.00,Revert me\n2026-03-09,-8.00,Revert me too", publish: "true" });

@@ -177,11 +177,23 @@ export async function authenticatedActor(access: RouteAccess, req: Request, res:
   return actor;
 }
 
+/** The credential of `actor`, checked again now (no request counted twice): the same user and family, still allowed the route. */
+async function stillActing(actor: Actor, access: RouteAccess, req: Request, res: Response, deps: RouteBindingDeps): Promise<Actor> {
+  const now = await deps.authenticate({ apiKey: req.get("x-api-key"), authorization: req.get("authorization") }, requestFacts(req, res));
+  if (now.userId !== actor.userId || now.familyId !== actor.familyId) throw new AppError("unauthorized");
+  authorize(now, access);
+  return now;
+}
+
 async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBindingDeps, largeUploads: LargeUploads): Promise<Answer> {
   const request = requestFacts(req, res);
-  const actor = route.access.auth === "public" ? null : await authenticatedActor(route.access, req, res, deps);
+  let actor = route.access.auth === "public" ? null : await authenticatedActor(route.access, req, res, deps);
   // Read only after the credential is checked: an unauthenticated upload is never parsed.
-  const input = parseRouteInput(route, req, await uploadedBody(route, req, res, actor, largeUploads));
+  const body = await uploadedBody(route, req, res, actor, largeUploads);
+  // A large upload arrives at its client's pace (minutes on a slow link): its credential is
+  // checked again once it has, so a key revoked or a user demoted meanwhile does not write with it.
+  if (actor && (route.upload || route.fileUpload) && largeUploads.isLarge(req)) actor = await stillActing(actor, route.access, req, res, deps);
+  const input = parseRouteInput(route, req, body);
   const execute = async (services: Record<ServiceName, ServiceCall>): Promise<Answer> => {
     if (route.owner === "gateway") {
       const handler = (deps.local as unknown as Record<string, (opts: unknown) => Promise<unknown>>)[route.procedure];
