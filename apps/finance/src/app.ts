@@ -105,7 +105,7 @@ export function createFinanceService(deps: FinanceDeps) {
     poke: () => jobs.poke(BALANCE_SYNC_QUEUE),
     removalQueued: () => jobs.poke(ACCOUNT_REMOVAL_QUEUE),
   };
-  const balanceSync = balanceSyncJob(db, {
+  const balanceSync = balanceSyncJob({
     queries: createSyncQueueQueries(db),
     accounts,
     // Timed per account in background_job_duration_seconds{job="balance_materialize"} (outcome ok or error).

@@ -41,7 +41,7 @@ const realMaterialize: Materialize = (accountId, windowStart) => materializeBala
 /** An instance's runner of balance syncs on the test's database. */
 function syncRunner(materialize: Materialize = realMaterialize, options: { heartbeatMs?: number; concurrency?: number } = {}): JobRunner {
   const { concurrency, ...tuning } = options;
-  const job = balanceSyncJob(finance.db, {
+  const job = balanceSyncJob({
     queries: createSyncQueueQueries(finance.db),
     accounts: createAccountRepository(finance.db),
     materialize,

@@ -1,8 +1,9 @@
 import type { Logger } from "@hearth/service-kit";
-import { JOB_TRANSACTION, JobLost, type JobDefinition, type RunningJob } from "@hearth/service-kit/jobs";
+import { type JobDefinition, type RunningJob } from "@hearth/service-kit/jobs";
 import { z } from "zod";
 import type { AccountRepository } from "../accounts/account-repository";
-import type { FinanceDb, FinanceTx } from "../db";
+import type { FinanceTx } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { MissingExchangeRate } from "../exchange-rates/rate-book";
 import { addDays, todayIso } from "../ledger/dates";
 import { MATCH_WINDOW_DAYS, type TransferMatcher } from "../transfers/transfer-matcher";
@@ -41,15 +42,11 @@ type SyncJob = RunningJob<object, FinanceTx>;
  * once its attempts are spent. The reconcile queues the daily
  * family syncs and any sync left without a job.
  */
-export function balanceSyncJob(db: FinanceDb, deps: BalanceSyncDeps): JobDefinition<object, FinanceTx> {
+export function balanceSyncJob(deps: BalanceSyncDeps): JobDefinition<object, FinanceTx> {
   const { queries, accounts, materialize, matcher, log, afterRun } = deps;
 
-  /** The run's outcome and the job's end, in one transaction. */
-  const finish = (job: SyncJob, id: string, outcome: SyncOutcome) =>
-    db.$transaction(async (tx) => {
-      await job.complete(tx);
-      if (!(await queries.finish(tx, id, outcome))) throw new JobLost(job.id);
-    }, JOB_TRANSACTION);
+  /** The run's outcome and the job's end, in one statement. */
+  const finish = (job: SyncJob, id: string, outcome: SyncOutcome) => job.completeWith(Prisma.sql, (end) => queries.finishRun(end, id, outcome));
 
   async function runAccount(job: SyncJob, sync: StartedSync): Promise<void> {
     let outcome: SyncOutcome;

@@ -1,5 +1,6 @@
-import { JobLost, enqueueJob } from "@hearth/service-kit/jobs";
+import { JobLost, enqueueJob, jobHeldSql, type JobLease } from "@hearth/service-kit/jobs";
 import type { FinanceDb, FinanceTx } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { dateOf, isoDateOf } from "../ledger/dates";
 import { bumpLedgerVersion } from "../ledger/ledger-version";
 
@@ -79,16 +80,13 @@ export function createSyncQueueQueries(db: FinanceDb) {
   return {
     /**
      * Marks the sync running and reads its window (a request widening it after this waits for the
-     * row and then queues a run of its own). A run taken over from a dead worker starts again:
-     * the per-account runs that worker had started are stale. Null when the sync has ended or is gone.
+     * row and then queues a run of its own); a run taken over from a dead worker starts again, the
+     * per-account runs that worker had started stale. One statement, fenced by the job's lease (a
+     * sync's start is on the path of every write's balances; an interactive transaction took 7.6 ms
+     * of it). Null when the sync ended or went meanwhile; throws JobLost when the job is no longer
+     * this worker's.
      */
-    /**
-     * Marks the sync running (a family sync's children of an earlier run stale) if its job is still
-     * this worker's: one statement, fenced by the job's lease (a sync's start is on the path of
-     * every write's balances; an interactive transaction took 7.6 ms of it). Null when the sync
-     * ended or went meanwhile; throws JobLost when the job is no longer this worker's.
-     */
-    async start(job: { id: string; leaseToken: string }, familyId: string, id: string): Promise<StartedSync | null> {
+    async start(job: JobLease, familyId: string, id: string): Promise<StartedSync | null> {
       const [row] = await db.$queryRaw<
         {
           held: number;
@@ -99,8 +97,7 @@ export function createSyncQueueQueries(db: FinanceDb) {
           window_start_date: Date | null;
         }[]
       >`
-        WITH held AS (
-          UPDATE jobs SET heartbeat_at = now() WHERE id = ${job.id}::uuid AND lease_token = ${job.leaseToken}::uuid AND status = 'running' RETURNING id),
+        WITH held AS (${jobHeldSql(Prisma.sql, job)}),
         started AS (
           UPDATE syncs SET status = 'syncing', syncing_at = now(), updated_at = now()
            WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid AND status IN ('pending', 'syncing') AND parent_id IS NULL
@@ -121,7 +118,28 @@ export function createSyncQueueQueries(db: FinanceDb) {
       };
     },
 
-    /** Records how a run (or a family run's per-account run) ended; false when it is no longer running. */
+    /**
+     * Records how a run ended, with its job's end (`jobEnd`, completeWith's), in one statement:
+     * the last write on the path of every write's balances. Whether the job's end was written
+     * (when not, neither is the run's: the job is no longer this worker's).
+     */
+    async finishRun(jobEnd: Prisma.Sql, id: string, outcome: SyncOutcome): Promise<boolean> {
+      const failed = outcome.error !== undefined;
+      const windowEnd = outcome.windowEnd ? dateOf(outcome.windowEnd) : null;
+      const [row] = await db.$queryRaw<{ ended: boolean }[]>`
+        WITH ended AS (${jobEnd}),
+        finished AS (
+          UPDATE syncs SET status = ${failed ? "failed" : "completed"}::"SyncStatus",
+                           failed_at = CASE WHEN ${failed} THEN now() ELSE failed_at END,
+                           completed_at = CASE WHEN ${failed} THEN completed_at ELSE now() END,
+                           error = CASE WHEN ${failed} THEN ${outcome.error ?? null} ELSE error END,
+                           window_end_date = coalesce(${windowEnd}::date, window_end_date), updated_at = now()
+           WHERE id = ${id}::uuid AND status = 'syncing' AND EXISTS (SELECT 1 FROM ended))
+        SELECT EXISTS (SELECT 1 FROM ended) AS ended`;
+      return row?.ended === true;
+    },
+
+    /** Records how a family run's per-account run ended; false when it is no longer running. */
     async finish(tx: FinanceTx, id: string, outcome: SyncOutcome): Promise<boolean> {
       const { count } = await tx.sync.updateMany({
         where: { id, status: "syncing" },

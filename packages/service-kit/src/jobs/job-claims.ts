@@ -39,23 +39,22 @@ export async function claimJob(
   perFamilyLimit: number,
   stall: { ms: number; look: boolean },
 ): Promise<ClaimedJobRow | null> {
+  if (!Number.isInteger(perFamilyLimit)) throw new RangeError(`perFamilyLimit must be a whole number (got ${perFamilyLimit})`);
   if (stall.look) await endStalledHolders(client, queue, stall.ms);
-  // One round trip: a dead worker's jobs first, then the families with a job due, in their turn's
-  // order (a claim is on the path of every write's balance sync: its round trips showed there).
+  // The usual claim in one round trip (a claim is on the path of every write's balance sync: its
+  // round trips showed there). A dead worker's job, or a claim that lost its race, takes the full look.
+  const first = await claimFirstInTurn(client, queue, perFamilyLimit);
+  if (first.row) return { ...first.row, taken_over: false, more_due: first.moreDue };
+  if (!first.deadSeen && !first.familyTried) return null;
   const candidates = await client.query<{ kind: "dead" | "family"; id: string; due: number }>(
     `SELECT kind, id, due FROM (
        (SELECT 'dead' AS kind, j.id::text AS id, 0 AS due, 0 AS branch, row_number() OVER (ORDER BY j.heartbeat_at NULLS FIRST, j.id) AS rank
           FROM jobs j WHERE j.queue = $1 AND j.status = 'running' AND ${jobLockFree("j.id")}
          ORDER BY j.heartbeat_at NULLS FIRST, j.id LIMIT 5)
        UNION ALL
-       (SELECT 'family', f.family_id::text, f.due::int, 1,
-               row_number() OVER (ORDER BY r.running, t.last_claimed_at NULLS FIRST, f.oldest, f.family_id)
-          FROM (SELECT family_id, min(run_after) AS oldest, count(*) AS due FROM jobs
-                 WHERE queue = $1 AND status = 'queued' AND run_after <= now() GROUP BY family_id) f
-         CROSS JOIN LATERAL (SELECT count(*) AS running FROM jobs r WHERE r.queue = $1 AND r.family_id = f.family_id AND r.status = 'running') r
-          LEFT JOIN job_family_turns t ON t.queue = $1 AND t.family_id = f.family_id
-         WHERE r.running < $2
-         ORDER BY r.running, t.last_claimed_at NULLS FIRST, f.oldest, f.family_id
+       (SELECT 'family', f.family_id::text, f.due::int, 1, row_number() OVER (ORDER BY ${FAMILY_TURN_ORDER})
+          FROM ${familiesDue("$1", "$2")}
+         ORDER BY ${FAMILY_TURN_ORDER}
          LIMIT 6)) c
       ORDER BY branch, rank`,
     [queue, perFamilyLimit],
@@ -72,6 +71,54 @@ export async function claimJob(
     if (taken) return { ...taken, more_due: due > 1 || at < families.length - 1 };
   }
   return null;
+}
+
+/**
+ * The families with a job of the queue due and fewer than the limit running (`f`: family_id, due,
+ * oldest; `r.running`; `t.last_claimed_at`), for SQL expressions naming the queue and the limit.
+ */
+const familiesDue = (queueSql: string, limitSql: string) => `
+  (SELECT family_id, min(run_after) AS oldest, count(*) AS due FROM jobs
+    WHERE queue = ${queueSql} AND status = 'queued' AND run_after <= now() GROUP BY family_id) f
+  CROSS JOIN LATERAL (SELECT count(*) AS running FROM jobs r WHERE r.queue = ${queueSql} AND r.family_id = f.family_id AND r.status = 'running') r
+  LEFT JOIN job_family_turns t ON t.queue = ${queueSql} AND t.family_id = f.family_id
+  WHERE r.running < ${limitSql}`;
+
+/** Between families: the fewest running, then the one served longest ago (or never), then the oldest job. */
+const FAMILY_TURN_ORDER = `r.running, t.last_claimed_at NULLS FIRST, f.oldest, f.family_id`;
+
+/**
+ * The claim when no dead worker's job waits: the family first in turn is chosen, its claims
+ * serialised, and its oldest due job taken, in one round trip (the family travels between the
+ * statements as a transaction-local setting). No row when a dead worker's job was seen (it goes
+ * first, in the full look) or the family's claim found nothing (another claim took it first).
+ */
+async function claimFirstInTurn(
+  client: pg.PoolClient,
+  queue: string,
+  perFamilyLimit: number,
+): Promise<{ row: ClaimRow | null; moreDue: boolean; deadSeen: boolean; familyTried: boolean }> {
+  const q = client.escapeLiteral(queue);
+  // NULL when no family was chosen: every statement after is then a no-op (an empty cast would fail).
+  const family = `nullif(current_setting('hearth.claim_family'), '')`;
+  const claim = `BEGIN ISOLATION LEVEL READ COMMITTED;
+    SELECT d.dead, f.families::int, f.due::int,
+           set_config('hearth.claim_family', CASE WHEN d.dead THEN '' ELSE coalesce(f.family_id::text, '') END, true) AS family
+      FROM (SELECT EXISTS (SELECT 1 FROM jobs j WHERE j.queue = ${q} AND j.status = 'running' AND ${jobLockFree("j.id")}) AS dead) d
+      LEFT JOIN LATERAL (
+        SELECT f.family_id, f.due, count(*) OVER () AS families FROM ${familiesDue(q, String(perFamilyLimit))}
+         ORDER BY ${FAMILY_TURN_ORDER} LIMIT 1) f ON true;
+    ${takeStatements(q, family, perFamilyLimit, `${family} IS NOT NULL`)}
+    COMMIT;`;
+  const results = await runClaimStatements<{ dead: boolean; families: number | null; due: number | null; family: string }>(client, claim);
+  const seen = results[1]?.rows[0];
+  const row = results[3]?.rows[0] as Omit<ClaimRow, "taken_over"> | undefined;
+  return {
+    row: row ? { ...row, taken_over: false } : null,
+    moreDue: (seen?.families ?? 0) > 1 || (seen?.due ?? 0) > 1,
+    deadSeen: seen?.dead === true,
+    familyTried: (seen?.family ?? "") !== "",
+  };
 }
 
 /**
@@ -109,15 +156,24 @@ async function takeOver(client: pg.PoolClient, id: string): Promise<ClaimRow | n
  * for a moment by the worker of its previous attempt, releasing it: then nothing is claimed.
  */
 async function takeQueued(client: pg.PoolClient, queue: string, familyId: string, perFamilyLimit: number): Promise<ClaimRow | null> {
-  if (!Number.isInteger(perFamilyLimit)) throw new RangeError(`perFamilyLimit must be a whole number (got ${perFamilyLimit})`);
   const q = client.escapeLiteral(queue);
-  const family = client.escapeLiteral(familyId);
   const claim = `BEGIN ISOLATION LEVEL READ COMMITTED;
-    SELECT pg_advisory_xact_lock(${familyClaimLockKey(q, family)});
+    ${takeStatements(q, client.escapeLiteral(familyId), perFamilyLimit, "true")}
+    COMMIT;`;
+  const row = (await runClaimStatements(client, claim))[2]?.rows[0] as Omit<ClaimRow, "taken_over"> | undefined;
+  return row ? { ...row, taken_over: false } : null;
+}
+
+/**
+ * The two statements of a family's claim (see takeQueued), for SQL expressions naming the queue
+ * and the family (its uuid as text), when `whenSql` holds.
+ */
+function takeStatements(q: string, family: string, perFamilyLimit: number, whenSql: string): string {
+  return `SELECT pg_advisory_xact_lock(${familyClaimLockKey(q, family)}) WHERE ${whenSql};
     WITH next AS (
       SELECT id FROM jobs
-       WHERE queue = ${q} AND family_id = ${family}::uuid AND status = 'queued' AND run_after <= now()
-         AND (SELECT count(*) FROM jobs WHERE queue = ${q} AND family_id = ${family}::uuid AND status = 'running') < ${perFamilyLimit}
+       WHERE ${whenSql} AND queue = ${q} AND family_id = (${family})::uuid AND status = 'queued' AND run_after <= now()
+         AND (SELECT count(*) FROM jobs WHERE queue = ${q} AND family_id = (${family})::uuid AND status = 'running') < ${perFamilyLimit}
        ORDER BY run_after, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),
     locked AS (
       SELECT id AS locked_id FROM next WHERE pg_try_advisory_lock(${jobLockKey("next.id")})),
@@ -127,19 +183,19 @@ async function takeQueued(client: pg.PoolClient, queue: string, familyId: string
         FROM locked WHERE jobs.id = locked.locked_id
       RETURNING ${CLAIMED}),
     turn AS (
-      INSERT INTO job_family_turns (queue, family_id, last_claimed_at) SELECT ${q}, ${family}::uuid, now() FROM claimed
+      INSERT INTO job_family_turns (queue, family_id, last_claimed_at) SELECT ${q}, (${family})::uuid, now() FROM claimed
       ON CONFLICT (queue, family_id) DO UPDATE SET last_claimed_at = now())
-    SELECT * FROM claimed;
-    COMMIT;`;
-  let results: pg.QueryResult<Omit<ClaimRow, "taken_over">>[];
+    SELECT * FROM claimed;`;
+}
+
+/** Runs a claim's statements in one round trip: their results, one per statement. */
+async function runClaimStatements<R extends pg.QueryResultRow>(client: pg.PoolClient, statements: string): Promise<pg.QueryResult<R>[]> {
   try {
-    results = (await client.query(claim)) as unknown as pg.QueryResult<Omit<ClaimRow, "taken_over">>[];
+    return (await client.query(statements)) as unknown as pg.QueryResult<R>[];
   } catch (err) {
     // The transaction is left aborted, and a job lock may have been taken: the connection is ended.
     throw Object.assign(err as Error, { endConnection: true });
   }
-  const row = results[2]?.rows[0];
-  return row ? { ...row, taken_over: false } : null;
 }
 
 async function tryJobLock(client: pg.PoolClient, id: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { JobSql } from "./job-sql";
+import type { JobSql, SqlTag } from "./job-sql";
 
 /** What a job is about, in any of its states. */
 export interface JobInfo {
@@ -18,9 +18,8 @@ export interface RunningJob<P, Tx extends JobSql> extends JobInfo {
   takenOver: boolean;
   /**
    * This claim's lease: a write that must be one statement (a hot path, where an interactive
-   * transaction's round trips show) fences itself with a CTE updating the job's row `WHERE id =
-   * job.id AND lease_token = job.leaseToken AND status = 'running'` (assertHeld's condition), and
-   * treats no row as JobLost.
+   * transaction's round trips show) fences itself with a CTE of jobHeldSql(sql, job), and treats
+   * no row from it as JobLost.
    */
   leaseToken: string;
   /** Aborts when the job is cancelled, is no longer this worker's, or the service stops (its reason says which). */
@@ -30,6 +29,13 @@ export interface RunningJob<P, Tx extends JobSql> extends JobInfo {
    * JobLost (rolling them back) when the job is no longer this worker's.
    */
   complete(tx: Tx): Promise<void>;
+  /**
+   * Ends the job succeeded in one statement of the job's, with its record's end (one round trip
+   * where complete's transaction takes four: a hot path's last write). `write` runs a statement
+   * holding `end` (built with `sql`, e.g. a CTE \`ended AS (end)\`) and answers whether `end`
+   * returned its row; when not, the job is no longer this worker's and JobLost is thrown.
+   */
+  completeWith<R>(sql: SqlTag<R>, write: (end: R) => Promise<boolean>): Promise<void>;
   /** In a transaction that writes for the job: throws JobLost when it is no longer this worker's. */
   assertHeld(tx: Tx): Promise<void>;
   /**

@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { Logger } from "../logger";
 import { heartbeat, releaseJobLock, type ClaimedJobRow } from "./job-claims";
 import { defaultBackoffMs, JobFailure, JobLost, JobRunnerStopping, type JobDefinition, type JobInfo, type RunningJob } from "./job-definition";
-import { JOB_TRANSACTION, type JobDb, type JobSql } from "./job-sql";
+import { JOB_TRANSACTION, jobEndSql, jobHeldSql, type JobDb, type JobSql } from "./job-sql";
 
 export type JobOutcome = "succeeded" | "failed" | "retried" | "cancelled" | "lost" | "released";
 
@@ -40,11 +40,9 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
   client.on("error", onConnectionError);
   const beats = startHeartbeat(client, row, args.heartbeatMs ?? 5_000, abort, () => (connectionLost = true));
 
+  const lease = { id: row.id, leaseToken: token };
   const endAs = async (status: "succeeded" | "failed" | "cancelled", error: string | null, tx?: Tx): Promise<boolean> => {
-    const write = (sql: JobSql) => sql.$executeRaw`
-      UPDATE jobs SET status = ${status}::"JobStatus", finished_at = now(), last_error = coalesce(${error}, last_error),
-                      lease_token = NULL, updated_at = now()
-       WHERE id = ${row.id}::uuid AND lease_token = ${token}::uuid AND status = 'running'`;
+    const write = (sql: JobSql) => jobEndSql(sql.$executeRaw.bind(sql), lease, status, error);
     return (await (tx ? write(tx) : db.$transaction(write, JOB_TRANSACTION))) === 1;
   };
 
@@ -65,11 +63,9 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
     if (row.attempts > maxAttempts) return fail(`The job was interrupted ${maxAttempts} times and was not finished.`, "interrupted too often");
     const payload = def.payload.safeParse(row.payload);
     if (!payload.success) return fail("The job's data is not valid.", payload.error.message);
-    let completedInItsTransaction = false;
+    let endedByTheJob = false;
     const assertHeld = async (tx: Tx) => {
-      const held = await tx.$executeRaw`
-        UPDATE jobs SET heartbeat_at = now() WHERE id = ${row.id}::uuid AND lease_token = ${token}::uuid AND status = 'running'`;
-      if (held !== 1) throw new JobLost(row.id);
+      if ((await jobHeldSql(tx.$executeRaw.bind(tx), lease)) !== 1) throw new JobLost(row.id);
     };
     const job: RunningJob<unknown, Tx> = {
       ...info,
@@ -80,7 +76,11 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
       signal,
       complete: async (tx) => {
         if (!(await endAs("succeeded", null, tx))) throw new JobLost(row.id);
-        completedInItsTransaction = true;
+        endedByTheJob = true;
+      },
+      completeWith: async (sql, write) => {
+        if (!(await write(jobEndSql(sql, lease, "succeeded", null)))) throw new JobLost(row.id);
+        endedByTheJob = true;
       },
       assertHeld,
       inFence: (write, options = JOB_TRANSACTION) =>
@@ -92,8 +92,8 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
     };
     try {
       await def.run(job);
-      // Ended here unless the job wrote its end with its last transaction (complete).
-      return completedInItsTransaction || (await endAs("succeeded", null)) ? "succeeded" : lost();
+      // Ended here unless the job wrote its end with its last write (complete, completeWith).
+      return endedByTheJob || (await endAs("succeeded", null)) ? "succeeded" : lost();
     } catch (err) {
       // The signal's reason when the job stopped because of it; the job's own refusal otherwise.
       const aborted = signal.aborted ? (signal.reason as Error) : null;

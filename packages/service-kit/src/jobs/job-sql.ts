@@ -33,6 +33,29 @@ export const JOB_TRANSACTION = { maxWait: 30_000, timeout: 60_000 } as const;
 /** Serialises claims of one family in one queue, so its running limit holds over every instance. */
 export const familyClaimLockKey = (queueSql: string, familySql: string) => `hashtextextended('hearth.job-family:' || ${queueSql} || ':' || ${familySql}, 0)`;
 
+/**
+ * A template tag that builds or runs one statement (Prisma.sql builds a fragment to put in a
+ * statement of the caller's; a client's $executeRaw runs it): the job's fences are written once,
+ * here, for the runner and for a job's one-statement writes alike.
+ */
+export type SqlTag<R> = (strings: TemplateStringsArray, ...values: unknown[]) => R;
+
+/** The claim a job's writes are fenced by. */
+export interface JobLease {
+  id: string;
+  leaseToken: string;
+}
+
+/** Touches the job's heartbeat when it is still this lease's: its row returned (as `id`) when it is. */
+export const jobHeldSql = <R>(sql: SqlTag<R>, job: JobLease): R =>
+  sql`UPDATE jobs SET heartbeat_at = now() WHERE id = ${job.id}::uuid AND lease_token = ${job.leaseToken}::uuid AND status = 'running' RETURNING id`;
+
+/** Ends the job as `status` when it is still this lease's: its row returned (as `id`) when it was. */
+export const jobEndSql = <R>(sql: SqlTag<R>, job: JobLease, status: "succeeded" | "failed" | "cancelled", error: string | null): R =>
+  sql`UPDATE jobs SET status = ${status}::"JobStatus", finished_at = now(), last_error = coalesce(${error}, last_error),
+                      lease_token = NULL, updated_at = now()
+       WHERE id = ${job.id}::uuid AND lease_token = ${job.leaseToken}::uuid AND status = 'running' RETURNING id`;
+
 /** The minimal surface of a Prisma client or transaction client the job runner needs. */
 export interface JobSql {
   $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;

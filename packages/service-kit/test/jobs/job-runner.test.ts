@@ -513,6 +513,44 @@ describe("failures, retries, cancels and stops", () => {
   });
 });
 
+describe("a job's end in a statement of its own (completeWith)", () => {
+  /** What Prisma.sql is to a service: a fragment to put in a statement, its values numbered there. */
+  const fragment = (strings: TemplateStringsArray, ...values: unknown[]) => ({ strings: [...strings], values });
+  /** The job's end and its record of the run, in one statement: whether the end returned its row. */
+  const endAndRecord = async (end: ReturnType<typeof fragment>, job: { familyId: string; attempt: number }) => {
+    const endSql = end.strings.reduce((sql, part, i) => `${sql}${i > 0 ? `$${i}` : ""}${part}`, "");
+    const n = end.values.length;
+    const written = await database.pool.query(
+      `WITH ended AS (${endSql}) INSERT INTO work_done (job_id, family_id, attempt) SELECT id, $${n + 1}::uuid, $${n + 2} FROM ended`,
+      [...end.values, job.familyId, job.attempt],
+    );
+    return written.rowCount === 1;
+  };
+
+  it("ends the job succeeded with the job's write; once the job is no longer this worker's, neither is written", async () => {
+    const { id: kept } = await queued("one-statement", FAMILY_A);
+    const { id: lost } = await queued("one-statement", FAMILY_B);
+    const runner = runnerOf(database, [
+      {
+        queue: "one-statement",
+        payload: EmptyPayload,
+        run: async (job) => {
+          // Another worker's claim of the second job (as after this one's connection was lost): a new token.
+          if (job.id === lost) await database.pool.query("UPDATE jobs SET lease_token = gen_random_uuid() WHERE id = $1", [lost]);
+          await job.completeWith(fragment, (end) => endAndRecord(end, job));
+        },
+      },
+    ]);
+    runner.start();
+    await until(async () => (await jobRow(kept))?.status === "succeeded", 10_000, "the first job's end");
+    await until(async () => (await database.pool.query("SELECT 1 FROM jobs WHERE status = 'queued'")).rowCount === 0, 10_000, "both claimed");
+    await runner.stop();
+    const done = await database.pool.query<{ job_id: string }>("SELECT job_id::text FROM work_done");
+    expect(done.rows).toEqual([{ job_id: kept }]);
+    expect(await jobRow(lost)).toMatchObject({ status: "running" });
+  });
+});
+
 describe("history", () => {
   it("keeps ended jobs a week, then sweeps them; waiting and running ones stay", async () => {
     const old = await queued("kept", FAMILY_A);
