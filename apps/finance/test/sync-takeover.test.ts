@@ -233,6 +233,23 @@ describe("a balance sync's start", () => {
   });
 });
 
+describe("a waiting balance sync", () => {
+  it("is started by its job's claim, in the claim's own transaction, and ends with its job in one statement", async () => {
+    const { call, account } = await checkingWithHistory();
+    await withLiveRunner(async () => {
+      await call("transactions.create", { transaction: { account_id: account.id, date: "2026-02-20", amount: 12, name: "Books" } });
+      await settled(finance);
+    });
+    const sync = await finance.db.sync.findFirstOrThrow({ where: { syncableId: account.id, parentId: null }, orderBy: { createdAt: "desc" } });
+    expect(sync).toMatchObject({ status: "completed", windowStartDate: new Date("2026-02-20") });
+    const job = await jobOf(sync.id);
+    // One transaction's clock: the claim's for the start, the end's statement for both ends.
+    expect(sync.syncingAt).toEqual(job.startedAt);
+    expect(sync.completedAt).toEqual(job.finishedAt);
+    await expectFullRecompute(account.id);
+  });
+});
+
 describe("a long balance sync", () => {
   it("keeps its job by its heartbeat while another instance claims; a write arriving meanwhile is synced after it", async () => {
     const { call, account } = await checkingWithHistory();

@@ -7,7 +7,14 @@ import { Prisma } from "../generated/prisma/client";
 import { MissingExchangeRate } from "../exchange-rates/rate-book";
 import { addDays, todayIso } from "../ledger/dates";
 import { MATCH_WINDOW_DAYS, type TransferMatcher } from "../transfers/transfer-matcher";
-import { BALANCE_SYNC_QUEUE, type StartedSync, type SyncOutcome, type SyncQueueQueries } from "./sync-queue-queries";
+import {
+  BALANCE_SYNC_QUEUE,
+  START_PENDING_SYNC_ON_CLAIM,
+  startedOnClaim,
+  type StartedSync,
+  type SyncOutcome,
+  type SyncQueueQueries,
+} from "./sync-queue-queries";
 
 export interface BalanceSyncDeps {
   queries: SyncQueueQueries;
@@ -103,9 +110,11 @@ export function balanceSyncJob(deps: BalanceSyncDeps): JobDefinition<object, Fin
     // soon tried again: its balances wait for it.
     maxAttempts: 5,
     backoffMs: (attempt) => Math.min(30_000, 500 * 2 ** (attempt - 1)),
+    onClaim: START_PENDING_SYNC_ON_CLAIM,
     async run(job) {
       if (!job.subjectId) return;
-      const sync = await queries.start(job, job.familyId, job.subjectId!);
+      // Started by the claim when it was waiting; a retried or taken-over run is started here.
+      const sync = startedOnClaim(job.claimed) ?? (await queries.start(job, job.familyId, job.subjectId));
       // Ended or gone meanwhile (the family was reset): nothing to do.
       if (!sync) return;
       try {

@@ -1,4 +1,5 @@
 import { JobLost, enqueueJob, jobHeldSql, type JobLease } from "@hearth/service-kit/jobs";
+import { z } from "zod";
 import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, isoDateOf } from "../ledger/dates";
@@ -64,6 +65,33 @@ export interface StartedSync {
   syncableId: string;
   /** Null: from the first entry. */
   windowStart: string | null;
+}
+
+/**
+ * A waiting sync's start, written by its job's claim in the claim's own transaction (the queue's
+ * onClaim: no round trip of its own on the path of every write's balances). Only a sync still
+ * pending: a retried or taken-over run is started by `start`, which also marks its children stale.
+ */
+export const START_PENDING_SYNC_ON_CLAIM = `
+  UPDATE syncs s SET status = 'syncing', syncing_at = now(), updated_at = now()
+    FROM claimed c
+   WHERE s.id = c.subject_id::uuid AND s.family_id = c.family_id::uuid AND s.status = 'pending' AND s.parent_id IS NULL
+  RETURNING s.id::text AS id, s.family_id::text AS family_id, s.syncable_type, s.syncable_id::text AS syncable_id,
+            to_char(s.window_start_date, 'YYYY-MM-DD') AS window_start`;
+
+const StartedOnClaim = z.object({
+  id: z.string(),
+  family_id: z.string(),
+  syncable_type: z.string(),
+  syncable_id: z.string(),
+  window_start: z.string().nullable(),
+});
+
+/** The sync START_PENDING_SYNC_ON_CLAIM started (`job.claimed`), or null when it started none. */
+export function startedOnClaim(claimed: unknown): StartedSync | null {
+  if (claimed === null || claimed === undefined) return null;
+  const row = StartedOnClaim.parse(claimed);
+  return { id: row.id, familyId: row.family_id, syncableType: row.syncable_type, syncableId: row.syncable_id, windowStart: row.window_start };
 }
 
 export interface SyncOutcome {

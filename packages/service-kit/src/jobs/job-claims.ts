@@ -15,6 +15,8 @@ export interface ClaimedJobRow {
   taken_over: boolean;
   /** A cancel was asked for (cancelJobs) before this claim. */
   cancel_requested: boolean;
+  /** The row the queue's `onClaim` statement returned in the claim's transaction (null: none, or no such statement ran). */
+  on_claim: unknown;
   /**
    * Whether another job may be due now: false when this claim saw no other (so the runner does
    * not ask again at once; a job queued meanwhile is poked, or found at the next poll).
@@ -35,15 +37,14 @@ const CLAIMED = `id::text, queue, family_id::text, subject_id::text, payload, at
  */
 export async function claimJob(
   client: pg.PoolClient,
-  queue: string,
-  perFamilyLimit: number,
+  { queue, perFamilyLimit, onClaim }: ClaimOf,
   stall: { ms: number; look: boolean },
 ): Promise<ClaimedJobRow | null> {
   if (!Number.isInteger(perFamilyLimit)) throw new RangeError(`perFamilyLimit must be a whole number (got ${perFamilyLimit})`);
   if (stall.look) await endStalledHolders(client, queue, stall.ms);
   // The usual claim in one round trip (a claim is on the path of every write's balance sync: its
   // round trips showed there). A dead worker's job, or a claim that lost its race, takes the full look.
-  const first = await claimFirstInTurn(client, queue, perFamilyLimit);
+  const first = await claimFirstInTurn(client, { queue, perFamilyLimit, onClaim });
   if (first.row) return { ...first.row, taken_over: false, more_due: first.moreDue };
   if (!first.deadSeen && !first.familyTried) return null;
   const candidates = await client.query<{ kind: "dead" | "family"; id: string; due: number }>(
@@ -67,10 +68,17 @@ export async function claimJob(
   }
   // Five are tried; a sixth only tells that more is due.
   for (const [at, { id: familyId, due }] of families.slice(0, 5).entries()) {
-    const taken = await takeQueued(client, queue, familyId, perFamilyLimit);
+    const taken = await takeQueued(client, { queue, perFamilyLimit, onClaim }, familyId);
     if (taken) return { ...taken, more_due: due > 1 || at < families.length - 1 };
   }
   return null;
+}
+
+/** What a claim is of: the queue, its running limit per family, and its `onClaim` statement (JobDefinition's). */
+export interface ClaimOf {
+  queue: string;
+  perFamilyLimit: number;
+  onClaim?: string | undefined;
 }
 
 /**
@@ -95,9 +103,9 @@ const FAMILY_TURN_ORDER = `r.running, t.last_claimed_at NULLS FIRST, f.oldest, f
  */
 async function claimFirstInTurn(
   client: pg.PoolClient,
-  queue: string,
-  perFamilyLimit: number,
+  claimOf: ClaimOf,
 ): Promise<{ row: ClaimRow | null; moreDue: boolean; deadSeen: boolean; familyTried: boolean }> {
+  const { queue, perFamilyLimit } = claimOf;
   const q = client.escapeLiteral(queue);
   // NULL when no family was chosen: every statement after is then a no-op (an empty cast would fail).
   const family = `nullif(current_setting('hearth.claim_family'), '')`;
@@ -108,7 +116,7 @@ async function claimFirstInTurn(
       LEFT JOIN LATERAL (
         SELECT f.family_id, f.due, count(*) OVER () AS families FROM ${familiesDue(q, String(perFamilyLimit))}
          ORDER BY ${FAMILY_TURN_ORDER} LIMIT 1) f ON true;
-    ${takeStatements(q, family, perFamilyLimit, `${family} IS NOT NULL`)}
+    ${takeStatements(q, family, claimOf, `${family} IS NOT NULL`)}
     COMMIT;`;
   const results = await runClaimStatements<{ dead: boolean; families: number | null; due: number | null; family: string }>(client, claim);
   const seen = results[1]?.rows[0];
@@ -155,10 +163,10 @@ async function takeOver(client: pg.PoolClient, id: string): Promise<ClaimRow | n
  * lock was then held twice (released once, it stayed on a pooled connection). It can still be held
  * for a moment by the worker of its previous attempt, releasing it: then nothing is claimed.
  */
-async function takeQueued(client: pg.PoolClient, queue: string, familyId: string, perFamilyLimit: number): Promise<ClaimRow | null> {
-  const q = client.escapeLiteral(queue);
+async function takeQueued(client: pg.PoolClient, claimOf: ClaimOf, familyId: string): Promise<ClaimRow | null> {
+  const q = client.escapeLiteral(claimOf.queue);
   const claim = `BEGIN ISOLATION LEVEL READ COMMITTED;
-    ${takeStatements(q, client.escapeLiteral(familyId), perFamilyLimit, "true")}
+    ${takeStatements(q, client.escapeLiteral(familyId), claimOf, "true")}
     COMMIT;`;
   const row = (await runClaimStatements(client, claim))[2]?.rows[0] as Omit<ClaimRow, "taken_over"> | undefined;
   return row ? { ...row, taken_over: false } : null;
@@ -166,9 +174,10 @@ async function takeQueued(client: pg.PoolClient, queue: string, familyId: string
 
 /**
  * The two statements of a family's claim (see takeQueued), for SQL expressions naming the queue
- * and the family (its uuid as text), when `whenSql` holds.
+ * and the family (its uuid as text), when `whenSql` holds; the queue's onClaim statement rides on
+ * the job claimed.
  */
-function takeStatements(q: string, family: string, perFamilyLimit: number, whenSql: string): string {
+function takeStatements(q: string, family: string, { perFamilyLimit, onClaim }: ClaimOf, whenSql: string): string {
   return `SELECT pg_advisory_xact_lock(${familyClaimLockKey(q, family)}) WHERE ${whenSql};
     WITH next AS (
       SELECT id FROM jobs
@@ -184,8 +193,13 @@ function takeStatements(q: string, family: string, perFamilyLimit: number, whenS
       RETURNING ${CLAIMED}),
     turn AS (
       INSERT INTO job_family_turns (queue, family_id, last_claimed_at) SELECT ${q}, (${family})::uuid, now() FROM claimed
-      ON CONFLICT (queue, family_id) DO UPDATE SET last_claimed_at = now())
-    SELECT * FROM claimed;`;
+      ON CONFLICT (queue, family_id) DO UPDATE SET last_claimed_at = now())${
+        onClaim
+          ? `,
+    on_claim AS (${onClaim})`
+          : ""
+      }
+    SELECT claimed.*, ${onClaim ? "(SELECT row_to_json(o) FROM on_claim o LIMIT 1)" : "NULL::json"} AS on_claim FROM claimed;`;
 }
 
 /** Runs a claim's statements in one round trip: their results, one per statement. */
@@ -207,7 +221,7 @@ async function markClaimed(client: pg.PoolClient, id: string, takenOver: boolean
   const claimed = await client.query<Omit<ClaimRow, "taken_over">>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = gen_random_uuid(),
                      heartbeat_at = now(), started_at = now(), updated_at = now()
-      WHERE id = $1 RETURNING ${CLAIMED}`,
+      WHERE id = $1 RETURNING ${CLAIMED}, NULL::json AS on_claim`,
     [id],
   );
   return { ...claimed.rows[0]!, taken_over: takenOver };

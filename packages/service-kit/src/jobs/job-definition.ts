@@ -22,6 +22,8 @@ export interface RunningJob<P, Tx extends JobSql> extends JobInfo {
    * no row from it as JobLost.
    */
   leaseToken: string;
+  /** The row the queue's `onClaim` statement returned when this job was claimed (null: none, or it was taken over). */
+  claimed: unknown;
   /** Aborts when the job is cancelled, is no longer this worker's, or the service stops (its reason says which). */
   signal: AbortSignal;
   /**
@@ -60,6 +62,13 @@ export interface JobDefinition<P, Tx extends JobSql> {
   backoffMs?(attempt: number): number;
   /** Queues this queue's jobs may queue work on (an import's balance syncs): poked when one of its jobs ends, so that work starts now. */
   pokes?: readonly string[];
+  /**
+   * A data-modifying statement the claim runs in its own transaction on the job it took (a hot
+   * path's first write, with no round trip of its own): SQL without parameters over the CTE
+   * `claimed` (the job's row: id, family_id, subject_id, as text), its first row handed to `run`
+   * as `job.claimed`. Not run on a takeover: `run` then does that work itself.
+   */
+  onClaim?: string;
   /** The work. A JobFailure ends the job failed at once with its reason; any other error is retried. */
   run(job: RunningJob<P, Tx>): Promise<void>;
   /**

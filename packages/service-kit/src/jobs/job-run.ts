@@ -72,6 +72,7 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
       payload: payload.data,
       attempt: row.attempts,
       takenOver: row.taken_over,
+      claimed: row.on_claim ?? null,
       leaseToken: token,
       signal,
       complete: async (tx) => {

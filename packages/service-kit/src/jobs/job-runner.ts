@@ -93,7 +93,8 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   async function claimNext(state: QueueState<Tx>): Promise<{ client: pg.PoolClient; row: ClaimedJobRow } | null> {
     const client = await poolOf().connect();
     try {
-      const row = await claimJob(client, state.def.queue, state.def.perFamilyLimit ?? 1, { ms: stallMs, look: stallLookDue(state) });
+      const { queue, perFamilyLimit = 1, onClaim } = state.def;
+      const row = await claimJob(client, { queue, perFamilyLimit, onClaim }, { ms: stallMs, look: stallLookDue(state) });
       if (!row) client.release();
       return row ? { client, row } : null;
     } catch (err) {

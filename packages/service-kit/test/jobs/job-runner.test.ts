@@ -513,6 +513,37 @@ describe("failures, retries, cancels and stops", () => {
   });
 });
 
+describe("a queue's first write in the claim (onClaim)", () => {
+  it("runs the queue's statement in the claim's transaction, on the job claimed, and hands its row to the run; not on a takeover", async () => {
+    const { id: fresh } = await queued("on-claim", FAMILY_A);
+    const { id: orphan } = await queued("on-claim", FAMILY_B);
+    // The second job's worker is gone: running, its lock free (as after its process died).
+    await database.pool.query("UPDATE jobs SET status = 'running', attempts = 1, lease_token = gen_random_uuid() WHERE id = $1", [orphan]);
+    const seen = new Map<string, unknown>();
+    const runner = runnerOf(database, [
+      {
+        queue: "on-claim",
+        payload: EmptyPayload,
+        onClaim: `INSERT INTO work_done (job_id, family_id, attempt) SELECT id::uuid, family_id::uuid, attempts FROM claimed
+                   RETURNING job_id::text AS job_id, attempt`,
+        run: async (job) => {
+          seen.set(job.id, job.claimed);
+        },
+      },
+    ]);
+    runner.start();
+    try {
+      await until(async () => (await jobRow(fresh))?.status === "succeeded" && (await jobRow(orphan))?.status === "succeeded", 10_000, "both jobs run");
+    } finally {
+      await runner.stop();
+    }
+    expect(seen.get(fresh)).toEqual({ job_id: fresh, attempt: 1 });
+    expect(seen.get(orphan)).toBeNull();
+    const done = await database.pool.query<{ job_id: string }>("SELECT job_id::text FROM work_done");
+    expect(done.rows).toEqual([{ job_id: fresh }]);
+  });
+});
+
 describe("a job's end in a statement of its own (completeWith)", () => {
   /** What Prisma.sql is to a service: a fragment to put in a statement, its values numbered there. */
   const fragment = (strings: TemplateStringsArray, ...values: unknown[]) => ({ strings: [...strings], values });
@@ -535,19 +566,24 @@ describe("a job's end in a statement of its own (completeWith)", () => {
         queue: "one-statement",
         payload: EmptyPayload,
         run: async (job) => {
-          // Another worker's claim of the second job (as after this one's connection was lost): a new token.
-          if (job.id === lost) await database.pool.query("UPDATE jobs SET lease_token = gen_random_uuid() WHERE id = $1", [lost]);
+          // Another worker's claim of the second job's first run (as after this one's connection
+          // was lost): a new token. Its lock then goes with this run, and the job is taken over.
+          if (job.id === lost && job.attempt === 1) await database.pool.query("UPDATE jobs SET lease_token = gen_random_uuid() WHERE id = $1", [lost]);
           await job.completeWith(fragment, (end) => endAndRecord(end, job));
         },
       },
     ]);
     runner.start();
-    await until(async () => (await jobRow(kept))?.status === "succeeded", 10_000, "the first job's end");
-    await until(async () => (await database.pool.query("SELECT 1 FROM jobs WHERE status = 'queued'")).rowCount === 0, 10_000, "both claimed");
-    await runner.stop();
-    const done = await database.pool.query<{ job_id: string }>("SELECT job_id::text FROM work_done");
-    expect(done.rows).toEqual([{ job_id: kept }]);
-    expect(await jobRow(lost)).toMatchObject({ status: "running" });
+    try {
+      await until(async () => (await jobRow(kept))?.status === "succeeded" && (await jobRow(lost))?.status === "succeeded", 10_000, "both jobs' ends");
+    } finally {
+      await runner.stop();
+    }
+    const done = await database.pool.query<{ job_id: string; attempt: number }>("SELECT job_id::text, attempt FROM work_done ORDER BY attempt");
+    expect(done.rows).toEqual([
+      { job_id: kept, attempt: 1 },
+      { job_id: lost, attempt: 2 },
+    ]);
   });
 });
 
