@@ -5,6 +5,7 @@ export * from "./route";
 export * from "./routes";
 export * from "./route-types";
 export * from "./internal";
+export * from "./resources/common";
 export * from "./resources/tags";
 export * from "./resources/merchants";
 export * from "./resources/chats";

@@ -72,6 +72,3 @@ export const UpdateAccountBodySchema = z.object({
     institution_domain: OptionalText,
   }),
 });
-
-/** Sure's DeleteResponse. */
-export const DeleteResponseSchema = z.object({ message: z.string() });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BooleanParamSchema, PageQuerySchema, TimestampSchema, UuidSchema } from "../primitives";
-import { PageMetaSchema } from "./rules";
+import { PageMetaSchema } from "./common";
 
 // ---------------------------------------------------------------- types and limits
 

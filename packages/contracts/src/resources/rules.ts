@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CentsSchema } from "../money";
-import { BooleanParamSchema, DateInputSchema, DateSchema, PageQuerySchema, TimestampSchema, UuidSchema, type PageQuery } from "../primitives";
+import { BooleanParamSchema, DateInputSchema, DateSchema, PageQuerySchema, TimestampSchema, UuidSchema } from "../primitives";
+import { PageMetaSchema } from "./common";
 import { ACTIVITY_LABELS } from "./trades";
 
 // Sure's Rule::Registry::TransactionResource: what a transaction rule can test and do.
@@ -112,34 +113,6 @@ export const RuleSchema = z.object({
   updated_at: TimestampSchema,
 });
 export type Rule = z.infer<typeof RuleSchema>;
-
-/**
- * Sure's pagy meta for rules and rule runs (current_page, next_page, prev_page, total_pages,
- * total_count, per_page), with the spec's `page` beside it (spec section 2, Pagination).
- */
-export const PageMetaSchema = z.object({
-  current_page: z.number().int().min(1),
-  page: z.number().int().min(1),
-  next_page: z.number().int().min(1).nullable(),
-  prev_page: z.number().int().min(1).nullable(),
-  total_pages: z.number().int().min(0),
-  total_count: z.number().int().min(0),
-  per_page: z.number().int().min(1),
-});
-export type PageMeta = z.infer<typeof PageMetaSchema>;
-
-export function pageMetaOf(query: PageQuery, totalCount: number): PageMeta {
-  const totalPages = Math.ceil(totalCount / query.per_page);
-  return {
-    current_page: query.page,
-    page: query.page,
-    next_page: query.page < totalPages ? query.page + 1 : null,
-    prev_page: query.page > 1 ? query.page - 1 : null,
-    total_pages: totalPages,
-    total_count: totalCount,
-    per_page: query.per_page,
-  };
-}
 
 export const RuleResponseSchema = z.object({ data: RuleSchema });
 export const RuleCollectionSchema = z.object({ data: z.array(RuleSchema).max(100), meta: PageMetaSchema });

@@ -6,9 +6,9 @@ import {
   AccountGetQuerySchema,
   AccountListQuerySchema,
   CreateAccountBodySchema,
-  DeleteResponseSchema,
   UpdateAccountBodySchema,
 } from "../../resources/accounts";
+import { DeleteResponseSchema } from "../../resources/common";
 
 export const accountsRoutes = defineResourceRoutes("finance", "accounts", {
   list: {

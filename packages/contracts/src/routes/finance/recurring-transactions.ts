@@ -1,6 +1,6 @@
 import { defineResourceRoutes } from "../define-resource-routes";
 import { IdParams, READ, WRITE } from "../../route-access";
-import { DeleteResponseSchema } from "../../resources/accounts";
+import { DeleteResponseSchema } from "../../resources/common";
 import {
   CreateRecurringTransactionBodySchema,
   RecurringTransactionCollectionSchema,

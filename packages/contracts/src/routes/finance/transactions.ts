@@ -8,7 +8,7 @@ import {
   TransactionSchema,
   UpdateTransactionBodySchema,
 } from "../../resources/transactions";
-import { DeleteResponseSchema } from "../../resources/accounts";
+import { DeleteResponseSchema } from "../../resources/common";
 
 export const transactionsRoutes = defineResourceRoutes("finance", "transactions", {
   list: {

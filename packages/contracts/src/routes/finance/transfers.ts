@@ -8,7 +8,7 @@ import {
   TransferSchema,
   UpdateTransferBodySchema,
 } from "../../resources/transfers";
-import { DeleteResponseSchema } from "../../resources/accounts";
+import { DeleteResponseSchema } from "../../resources/common";
 
 export const transfersRoutes = defineResourceRoutes("finance", "transfers", {
   list: {

@@ -2,7 +2,7 @@ import { defineResourceRoutes } from "../define-resource-routes";
 import { UserEnvelopeSchema } from "../../resources/auth";
 import { BEARER_WRITE, READ, WRITE } from "../../route-access";
 import { ResetInitiatedSchema, ResetStatusSchema } from "../../resources/family-reset";
-import { DeleteResponseSchema } from "../../resources/accounts";
+import { DeleteResponseSchema } from "../../resources/common";
 import { UpdateProfileBodySchema } from "../../resources/members";
 
 export const usersRoutes = defineResourceRoutes("gateway", "users", {
