@@ -164,7 +164,7 @@ export async function startSystem(options: StartSystemOptions) {
     NOTIFICATIONS_URL: services.notifications.url,
     AUDIT_URL: services.audit.url,
     KAFKA_BROKERS: options.kafkaBrokers,
-    // Test files sign up many users from 127.0.0.1; signup-throttle.test.ts sets its own limit.
+    // Test files sign up many users from 127.0.0.1; the sign-up throttle test sets its own limit.
     SIGNUP_RATE_LIMIT_REQUESTS: "100000",
     // The same for SSO sign-in starts (sso-outbound.test.ts sets its own); the test OpenID
     // provider listens on loopback, so private issuers are allowed unless a test says "false".

@@ -14,7 +14,6 @@ import { createCredentialState } from "./auth/credential-state";
 import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from "./auth/login-throttle";
 import { createPasswordHasher } from "./auth/passwords";
 import { createRefreshRotation } from "./auth/refresh-rotation";
-import { createSignupThrottle } from "./auth/signup-throttle";
 import { createTokenIssuer } from "./auth/token-issuer";
 import { createInvitationHandlers } from "./invitations/invitation-handlers";
 import { createInvitationRepository } from "./invitations/invitation-repository";
@@ -32,7 +31,6 @@ import { createSessionExpiry } from "./sessions/session-expiry";
 import { createSessionRepository } from "./sessions/session-repository";
 import { createOidcClient } from "./sso/oidc-client";
 import { createRoleSync } from "./sso/role-sync";
-import { createSsoAuthorizeThrottle } from "./sso/sso-authorize-throttle";
 import { createSsoFlows } from "./sso/sso-flows";
 import { createSsoHandlers } from "./sso/sso-handlers";
 import { createSsoIdentityHandlers } from "./sso/sso-identity-handlers";
@@ -42,6 +40,7 @@ import { createSsoProviderHandlers } from "./sso-providers/sso-provider-handlers
 import { createSsoProviderRepository } from "./sso-providers/sso-provider-repository";
 import { createUserHandlers } from "./users/user-handlers";
 import { createUserRepository } from "./users/user-repository";
+import { createIpThrottle } from "./ip-throttle";
 
 export interface IdentityDeps {
   config: GatewayConfig;
@@ -77,11 +76,18 @@ export function createIdentity({ config, db, log, onEventsWritten, rateLimiter, 
   const box = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   const secondFactor = createSecondFactor(mfa, box);
   const throttle = createLoginThrottle(db);
-  const signupThrottle = createSignupThrottle(db, { limit: config.SIGNUP_RATE_LIMIT_REQUESTS, windowSeconds: config.SIGNUP_RATE_LIMIT_WINDOW_SECONDS });
+  const signupThrottle = createIpThrottle(db, {
+    bucket: "signup",
+    what: "sign-ups",
+    limit: config.SIGNUP_RATE_LIMIT_REQUESTS,
+    windowSeconds: config.SIGNUP_RATE_LIMIT_WINDOW_SECONDS,
+  });
   const issueTokens = createTokenIssuer(sessions, accessTokens, config.REFRESH_TOKEN_TTL_DAYS);
   // Providers are reached on public addresses only unless the operator allows private ones; https only in production.
   const oidc = createOidcClient({ allowPrivateAddresses: config.SSO_ALLOW_PRIVATE_ISSUERS, httpsOnly: config.NODE_ENV === "production" });
-  const authorizeThrottle = createSsoAuthorizeThrottle(db, {
+  const authorizeThrottle = createIpThrottle(db, {
+    bucket: "sso_authorize",
+    what: "SSO sign-ins",
     limit: config.SSO_AUTHORIZE_RATE_LIMIT_REQUESTS,
     windowSeconds: config.SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS,
   });

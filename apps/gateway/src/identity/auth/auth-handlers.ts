@@ -14,7 +14,7 @@ import type { AuthRepository } from "./auth-repository";
 import { toAuthResource } from "./auth-resource";
 import type { LoginThrottle } from "./login-throttle";
 import type { PasswordHasher } from "./passwords";
-import type { SignupThrottle } from "./signup-throttle";
+import type { IpThrottle } from "../ip-throttle";
 import type { AccessTokens } from "./access-tokens";
 import type { RefreshRotation } from "./refresh-rotation";
 import { answerOf, type TokenIssuer } from "./token-issuer";
@@ -30,7 +30,7 @@ export interface AuthHandlerDeps {
   /** Per-account and per-IP lockout after repeated failures. */
   throttle: LoginThrottle;
   /** Sign-ups per client IP. */
-  signupThrottle: SignupThrottle;
+  signupThrottle: IpThrottle;
   secondFactor: SecondFactor;
   sessionExpiry: SessionExpiry;
   /** Recomputes a refresh's pair from the token presented, for the grace window. */

@@ -12,7 +12,7 @@ import type { LocalHandler } from "../local-handlers";
 import type { DeviceFacts } from "../sessions/session-repository";
 import type { SsoProviderRepository } from "../sso-providers/sso-provider-repository";
 import { roleFromClaim } from "./role-sync";
-import type { SsoAuthorizeThrottle } from "./sso-authorize-throttle";
+import type { IpThrottle } from "../ip-throttle";
 import type { SsoFlows } from "./sso-flows";
 import type { SsoRepository, TicketKind } from "./sso-repository";
 
@@ -23,7 +23,7 @@ export interface SsoHandlerDeps {
   passwords: PasswordHasher;
   throttle: LoginThrottle;
   /** Sign-in starts per client IP. */
-  authorizeThrottle: SsoAuthorizeThrottle;
+  authorizeThrottle: IpThrottle;
   issueTokens: TokenIssuer;
   flows: SsoFlows;
   withIdentityEvents: WithIdentityEvents;
