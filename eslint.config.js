@@ -5,7 +5,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 const APPS = ["gateway", "finance", "chat", "notifications", "audit"];
-const OURS = ["contracts", "service-kit", "test-kit", "dev-tools", "demo-seed", "system-tests", ...APPS];
+const OURS = ["contracts", "service-kit", "test-kit", "dev-tools", "demo-seed", "system-tests", "reliability", ...APPS];
 
 /** Bans every workspace package of ours except `allowed`, with the reason in the message. */
 function onlyOurs(allowed, why) {
@@ -25,6 +25,26 @@ const APP_DEPENDENCIES = onlyOurs(["contracts", "service-kit"], "An app depends 
 const NO_TRANSPORT = {
   group: ["@trpc/*", "express", "express/*", "helmet", "pino-http"],
   message: "Domain code does not import the transport: routes come from the contracts, procedures from the service kit.",
+};
+
+/** A Prisma model's calls (`db.account.findMany`): named so the query-placement rule can see them. */
+const PRISMA_MODEL_CALLS =
+  "(findMany|findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany|count|aggregate|groupBy)";
+
+/** What the apps call a Prisma client or transaction (`db`, `tx`, `scope.db`). */
+const PRISMA_CLIENTS = "/^(db|tx|prisma)$/";
+
+const RUNS_RAW_SQL = {
+  selector: "MemberExpression[property.name=/^\\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe)$/]",
+  message: "Raw SQL runs in a repository (*-repository.ts) or a query module (*-queries.ts).",
+};
+const CALLS_PRISMA_MODEL = {
+  selector: `CallExpression > MemberExpression.callee[property.name=/^${PRISMA_MODEL_CALLS}$/] > MemberExpression.object > :matches(Identifier.object[name=${PRISMA_CLIENTS}], MemberExpression.object[property.name=${PRISMA_CLIENTS}])`,
+  message: "Prisma model calls live in a repository (*-repository.ts) or a query module (*-queries.ts).",
+};
+const BUILDS_SQL = {
+  selector: "MemberExpression[object.name='Prisma'][property.name=/^(sql|raw|join|empty)$/]",
+  message: "SQL is built in a query module (*-queries.ts) or a SQL engine (*-sql.ts).",
 };
 
 const restrict = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
@@ -77,6 +97,14 @@ export default tseslint.config(
     ),
   },
   {
+    // The reliability suite drives npm start's real processes from outside, as an operator would.
+    files: ["packages/reliability/**/*.ts"],
+    rules: restrict(
+      onlyOurs(["contracts", "test-kit"], "The reliability suite runs the system from outside: the test kit and the contracts only."),
+      INTO_OTHER_PACKAGES,
+    ),
+  },
+  {
     // Later blocks replace this rule for their files, so each lists every pattern that applies.
     files: ["apps/*/src/**/*.ts"],
     rules: restrict(APP_DEPENDENCIES, INTO_OTHER_PACKAGES),
@@ -94,6 +122,17 @@ export default tseslint.config(
       group: ["**/db", "**/generated/**", "@prisma/*", "pg"],
       message: "Handlers do not query: call a repository (*-repository.ts) or a query module (*-queries.ts).",
     }),
+  },
+  {
+    // Queries live in repositories (*-repository.ts) and query modules (*-queries.ts); engines that
+    // build SQL text without a client may be *-sql.ts. Everywhere else calls those.
+    files: ["apps/*/src/**/*.ts"],
+    ignores: ["apps/*/src/**/*-repository.ts", "apps/*/src/**/*-queries.ts", "apps/*/src/**/*-sql.ts", "apps/*/src/generated/**"],
+    rules: { "no-restricted-syntax": ["error", RUNS_RAW_SQL, CALLS_PRISMA_MODEL, BUILDS_SQL] },
+  },
+  {
+    files: ["apps/*/src/**/*-sql.ts"],
+    rules: { "no-restricted-syntax": ["error", RUNS_RAW_SQL, CALLS_PRISMA_MODEL] },
   },
   {
     files: ["apps/*/test/**/*.ts"],

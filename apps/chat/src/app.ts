@@ -11,12 +11,13 @@ import { createFamilyDataHandlers } from "./family-data/family-data-handlers";
 import { createFamilyDataRepository } from "./family-data/family-data-repository";
 import { createMessageHandlers } from "./messages/message-handlers";
 import { createMessageProgressHandler } from "./messages/message-progress";
+import { createMessageRepository } from "./messages/message-repository";
 import type { AskerStanding } from "./replies/asker-standing";
 import { createReplyEvents } from "./replies/reply-events";
 import { createReplyRepository } from "./replies/reply-repository";
 import { createReplyRunner } from "./replies/reply-runner";
 import { DEFAULT_REPLY_JOB, replyJob, type ReplyJobOptions } from "./replies/reply-job";
-import { REPLY_QUEUE } from "./replies/reply-queue";
+import { REPLY_QUEUE } from "./replies/reply-queue-queries";
 
 export interface AssistantOptions {
   /** Model providers in order of preference (the first one's first model is the default); the built-in assistant always comes last. */
@@ -43,6 +44,7 @@ const STOP_GRACE_MS = 5_000;
 /** Wires the chat service by hand: repositories, the assistant, handlers, router, server. Tests start exactly this. */
 export function createChatService(deps: ChatDeps) {
   const chats = createChatRepository(deps.db);
+  const messages = createMessageRepository(deps.db);
   const replies = createReplyRepository(deps.db);
   const events = createReplyEvents();
   const registry = createAssistantRegistry([...(deps.assistant?.providers ?? []), createBuiltinAssistant()]);
@@ -61,11 +63,11 @@ export function createChatService(deps: ChatDeps) {
     "chat",
     {
       ...createChatHandlers({ chats, registry, onQuestion, onChatDeleted: (chatId) => runner.abortChat(chatId) }),
-      ...createMessageHandlers({ chats, registry, onQuestion }),
+      ...createMessageHandlers({ messages, registry, onQuestion }),
     },
     {
       ...createFamilyDataHandlers(createFamilyDataRepository(deps.db)),
-      "messages.progress": createMessageProgressHandler(deps.db, events, runner),
+      "messages.progress": createMessageProgressHandler(messages, events, runner),
       ...createAssistantToolProcedures(deps.finance),
     },
   );

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ASSISTANT_TOOLS, routes, type Actor, type AssistantToolName, type RouteDef } from "@hearth/contracts";
 import { createServiceClient, type ServiceCall } from "@hearth/service-kit";
 import { createFreshDatabases, freePort, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
-import { createAssistantTools, type FinanceCall } from "../src/assistant/tools";
+import { createAssistantTools } from "../src/assistant/tools";
 import { budgetPeriodOf, currentBudgetMonth } from "../src/assistant/tools/budget-tool";
+import { createFinanceClient, type FinanceCall } from "../src/finance-client";
 import { contextOf, newActor } from "./support";
 
 /** Where finance's `npm start` runs: chat's tests may not import finance, so it runs as its own process, as deployed. */
@@ -86,7 +87,7 @@ const WRITE = ["read_write"] as const;
 /** The tools of one actor, and a seeding helper calling finance's public routes as them. */
 function familyOf(actor: Actor) {
   const call = financeFor(actor);
-  const tools = createAssistantTools(call);
+  const tools = createAssistantTools(createFinanceClient(call));
   const seed = (procedure: keyof typeof routes, input: unknown): Promise<any> =>
     call(procedure, (routes[procedure] as RouteDef).method === "GET" ? "query" : "mutation", input);
   const use = (name: string, args: unknown = {}, scopes: readonly string[] = READ) => tools.call(name, args, scopes) as Promise<any>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatDetailSchema, MessageResponseSchema, RetryResponseSchema, type Actor } from "@hearth/contracts";
-import { MAX_PENDING_ANSWERS_PER_USER } from "../src/chats/chat-repository";
+import { MAX_PENDING_ANSWERS_PER_USER } from "../src/messages/message-queries";
 import { NO_ANSWERS, contextOf, expectAppError, newActor, startChat, type RunningChat } from "./support";
 
 let chat: RunningChat;

@@ -13,7 +13,7 @@ import type { ReplyIo } from "../src/assistant/assistant-types";
 import { FAMILY_AI_OFF } from "../src/replies/family-facts";
 import { createReplyEvents } from "../src/replies/reply-events";
 import { replyJob } from "../src/replies/reply-job";
-import { REPLY_QUEUE } from "../src/replies/reply-queue";
+import { REPLY_QUEUE } from "../src/replies/reply-queue-queries";
 import { createReplyRepository } from "../src/replies/reply-repository";
 import { createReplyRunner } from "../src/replies/reply-runner";
 import type { AskerStanding } from "../src/replies/asker-standing";

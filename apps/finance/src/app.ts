@@ -29,9 +29,9 @@ import { createImportSessionHandlers } from "./imports/sessions/import-session-h
 import { importSessionExpiryJob } from "./imports/sessions/import-session-expiry";
 import { createImportSessionRepository } from "./imports/sessions/import-session-repository";
 import { DEFAULT_IMPORT_PUBLISH, importPublishJob, type ImportPublishOptions } from "./imports/import-publish-job";
-import { IMPORT_PUBLISH_QUEUE } from "./imports/import-publish-queue";
+import { IMPORT_PUBLISH_QUEUE } from "./imports/import-publish-queue-queries";
 import { familyExportJob, type FamilyExportBuildOptions } from "./family-exports/family-export-job";
-import { FAMILY_EXPORT_QUEUE } from "./family-exports/family-export-queue";
+import { FAMILY_EXPORT_QUEUE } from "./family-exports/family-export-queue-queries";
 import { createLedgerImportRepository } from "./ledger-import/ledger-import-repository";
 import { createMerchantHandlers } from "./merchants/merchant-handlers";
 import { createMerchantRepository } from "./merchants/merchant-repository";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@hearth/contracts";
 import { csvText } from "../src/family-exports/csv-cell";
 import { writeFamilyExport, type FamilyExportOptions } from "../src/family-exports/export-archive";
-import { csvTextSql } from "../src/family-exports/sql-format";
+import { csvTextSql } from "../src/family-exports/export-format-sql";
 import { Prisma } from "../src/generated/prisma/client";
 import { allHoldings, contextOf, financeAs, newActor, readZip, settled, startFinance, type RunningFinance } from "./support";
 

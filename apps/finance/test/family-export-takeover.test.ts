@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import { familyExportJob } from "../src/family-exports/family-export-job";
-import { FAMILY_EXPORT_QUEUE } from "../src/family-exports/family-export-queue";
+import { FAMILY_EXPORT_QUEUE } from "../src/family-exports/family-export-queue-queries";
 import { createFamilyExportRepository } from "../src/family-exports/family-export-repository";
 import { endJobConnection, eventually, financeAs, holdingTransaction, newActor, readZip, sideRunner, startFinance, type RunningFinance } from "./support";
 

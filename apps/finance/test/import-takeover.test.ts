@@ -5,7 +5,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrlOf } from "@hearth/service-kit";
-import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue";
+import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue-queries";
 import { emptyImport, endJobConnection, eventually, financeAs, importPublishRunner, newActor, startFinance, type RunningFinance } from "./support";
 
 const ROWS = 2_000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RuleRunCollectionSchema, RuleRunResponseSchema, type Actor } from "@hearth/contracts";
 import { definitionOf, RULE_INCLUDE } from "../src/rules/rule-definition";
-import { chunkBoundaries } from "../src/rules/rule-engine";
+import { chunkBoundaries } from "../src/rules/rule-engine-queries";
 import { ruleRunJob } from "../src/rules/rule-run-job";
 import { createRuleRunProgressQueries, RULE_RUN_QUEUE } from "../src/rules/rule-run-progress-queries";
 import {

@@ -2,9 +2,9 @@
 // run before another's one), two instances never run the same publish, and a family asking for
 // exports again and again while one waits gets that one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAMILY_EXPORT_QUEUE } from "../src/family-exports/family-export-queue";
+import { FAMILY_EXPORT_QUEUE } from "../src/family-exports/family-export-queue-queries";
 import { createFamilyExportRepository } from "../src/family-exports/family-export-repository";
-import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue";
+import { IMPORT_PUBLISH_QUEUE } from "../src/imports/import-publish-queue-queries";
 import { newActor, queuedEmptyImport, startFinance, type RunningFinance, importPublishRunner } from "./support";
 
 let finance: RunningFinance;

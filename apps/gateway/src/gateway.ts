@@ -1,5 +1,5 @@
 import { SERVICE_NAMES, type ServiceName } from "@hearth/contracts";
-import { createServiceClient, kafkaSecurityOf, kafkaTopicSettingsOf, type Logger, type ServiceCall } from "@hearth/service-kit";
+import { createServiceClient, databaseReadiness, kafkaSecurityOf, kafkaTopicSettingsOf, type Logger, type ServiceCall } from "@hearth/service-kit";
 import { createJobRunner } from "@hearth/service-kit/jobs";
 import type { GatewayConfig } from "./config";
 import type { IdentityDb } from "./db";
@@ -103,7 +103,7 @@ export async function createGateway({ config, db, log, jobs: jobTuning, streamRe
     ...DEFAULT_IDEMPOTENCY,
     onStoreFailed: (err) => log.error({ err }, "could not store an idempotent request's answer; its key stays held until the claim lapses"),
   });
-  const readiness = createGatewayReadiness({ pingDatabase: () => db.$queryRaw`SELECT 1` });
+  const readiness = createGatewayReadiness({ pingDatabase: databaseReadiness(db) });
   const dependencies = createDependencyStatus({
     urls: Object.fromEntries(SERVICE_NAMES.map((service) => [service, config[SERVICE_URL_KEYS[service]]])) as Record<ServiceName, string>,
   });

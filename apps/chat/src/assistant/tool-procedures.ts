@@ -1,6 +1,7 @@
 import { AssistantToolErrorSchema, type Actor } from "@hearth/contracts";
 import type { InternalHandlers, ServiceCall } from "@hearth/service-kit";
-import { createAssistantTools, type FinanceCall } from "./tools";
+import { createFinanceClient } from "../finance-client";
+import { createAssistantTools } from "./tools";
 
 type ToolProcedures = Pick<InternalHandlers<"chat">, "assistantTools.list" | "assistantTools.call">;
 
@@ -13,10 +14,8 @@ const isRefusal = (result: Record<string, unknown>) => AssistantToolErrorSchema.
  * failure (down, a bug) fails the procedure, as it fails an answer.
  */
 export function createAssistantToolProcedures(finance: ServiceCall): ToolProcedures {
-  const toolsFor = ({ requestId, actor }: { requestId: string; actor: Actor }) => {
-    const bound: FinanceCall = (procedure, kind, input) => finance(procedure, kind, input, { requestId, actor });
-    return createAssistantTools(bound);
-  };
+  const toolsFor = ({ requestId, actor }: { requestId: string; actor: Actor }) =>
+    createAssistantTools(createFinanceClient((procedure, kind, input) => finance(procedure, kind, input, { requestId, actor })));
 
   return {
     "assistantTools.list": async ({ ctx }) => ({

@@ -1,7 +1,7 @@
 import type { JobDefinition } from "@hearth/service-kit/jobs";
 import { z } from "zod";
 import type { ChatDb, ChatTx } from "../db";
-import { queueOrphanedReplies, REPLY_QUEUE } from "./reply-queue";
+import { queueOrphanedReplies, REPLY_QUEUE } from "./reply-queue-queries";
 import type { ReplyRepository } from "./reply-repository";
 import type { ReplyRunner } from "./reply-runner";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ChatDb, ChatTx } from "../db";
 import { Prisma, type ToolCall as ToolCallRow } from "../generated/prisma/client";
 import type { ConversationTurn } from "../assistant/assistant-types";
-import type { AskedBy } from "../chats/chat-repository";
+import type { AskedBy } from "../messages/message-queries";
 import { storableJson, storableText } from "./storable";
 
 /** How many earlier questions (with their answers) a reply is given: enough context, bounded cost. */

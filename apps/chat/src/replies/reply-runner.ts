@@ -1,10 +1,11 @@
-import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, ERROR_CATALOGUE, FamilyAiSwitchSchema, type Actor, type ActorStanding } from "@hearth/contracts";
+import { ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, ERROR_CATALOGUE, type Actor, type ActorStanding } from "@hearth/contracts";
 import type { Logger, ServiceCall } from "@hearth/service-kit";
 import { JobLost, JobRunnerStopping } from "@hearth/service-kit/jobs";
 import { AssistantFailure, UnreadableArguments, type ReplyIo, type ToolResult } from "../assistant/assistant-types";
 import type { AssistantRegistry } from "../assistant/assistant-registry";
-import { createAssistantTools, type FinanceCall } from "../assistant/tools";
-import { toToolCall } from "../chats/chat-resource";
+import { createAssistantTools } from "../assistant/tools";
+import { createFinanceClient } from "../finance-client";
+import { toToolCall } from "../messages/message-resource";
 import type { AskerStanding } from "./asker-standing";
 import { FAMILY_AI_OFF, familyFactsOf } from "./family-facts";
 import type { ReplyEvents } from "./reply-events";
@@ -110,7 +111,8 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
       // The answer runs after the request that asked: the asker's credential, role, scopes and
       // assistant switch are read again now, and the tools act with what they are now.
       let actor = await standingActor(asked, requestId);
-      const finance: FinanceCall = (procedure, kind, input) => deps.finance(procedure, kind, input, { requestId, actor });
+      // Bound to `actor` as it is at each call: it is read again before every tool.
+      const finance = createFinanceClient((procedure, kind, input) => deps.finance(procedure, kind, input, { requestId, actor }));
       const tools = createAssistantTools(finance);
       const io: ReplyIo = {
         history,
@@ -126,7 +128,7 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
           if (!unreadable) {
             try {
               actor = await standingActor(asked, requestId);
-              const family = FamilyAiSwitchSchema.parse(await deps.finance("familySettings.aiEnabled", "mutation", {}, { requestId, actor }));
+              const family = await finance.call("familySettings.aiEnabled", {});
               if (!family.ai_enabled) throw new AssistantFailure(FAMILY_AI_OFF);
             } catch (err) {
               controller.abort(err instanceof AssistantFailure ? err : new AssistantFailure(UNCHECKED, { cause: err }));

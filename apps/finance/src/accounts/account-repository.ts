@@ -4,10 +4,10 @@ import type { AccountStatus, Prisma } from "../generated/prisma/client";
 import { calculatorAccountOf, classificationOf, openingStart } from "../balances/balance-calculator";
 import { changedColumns } from "../ledger/column-changes";
 import { dateOf } from "../ledger/dates";
-import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
+import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import { queueAccountRemoval } from "./account-removal-queries";
-import { unlinkTransfersOf } from "../transfers/transfer-unlinking";
+import { unlinkTransfersOf } from "../transfers/transfer-unlinking-queries";
 
 /** A new account as stored: the currency resolved, the opening balance in minor units on its date. */
 export type NewAccount = Omit<BodyOf<"accounts.create">["account"], "currency" | "balance" | "opening_balance_date"> & {

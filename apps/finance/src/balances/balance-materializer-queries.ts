@@ -1,9 +1,10 @@
 import type { FinanceDb, FinanceTx } from "../db";
 import type { StoredRate } from "../exchange-rates/rate-book";
-import { storedRatesBetween } from "../exchange-rates/stored-rates";
+import { storedRatesBetween } from "../exchange-rates/stored-rate-queries";
 import { dateOf, isoDateOf } from "../ledger/dates";
-import { clearHoldings, materializeHoldings } from "../holdings/holding-materializer";
-import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { materializeHoldings } from "../holdings/holding-materializer";
+import { clearHoldings } from "../holdings/holding-materializer-queries";
+import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import type { BalanceStart, CalculatorEntry, DailyBalance } from "./balance-calculator";
 
 /** An entry as the calculator needs it, in its own currency. */
@@ -39,6 +40,12 @@ const COLUMNS = [
   ["end_cash_balance_cents", "endCashCents"],
   ["end_non_cash_balance_cents", "endNonCashCents"],
 ] as const satisfies readonly (readonly [string, keyof DailyBalance])[];
+
+/** The account's family, or null when the account no longer exists. */
+export async function familyOfAccount(db: FinanceDb, accountId: string): Promise<string | null> {
+  const owner = await db.account.findUnique({ where: { id: accountId }, select: { familyId: true } });
+  return owner?.familyId ?? null;
+}
 
 /**
  * Moves the account's opening anchor to the day before its oldest other entry when that entry is

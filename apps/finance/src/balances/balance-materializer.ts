@@ -2,7 +2,7 @@ import type { FinanceDb } from "../db";
 import { createRateBook, type RateBook } from "../exchange-rates/rate-book";
 import { addDays, isoDateOf, todayIso } from "../ledger/dates";
 import { calculateBalances, calculatorAccountOf, openingStart, type BalanceStart, type CalculatorEntry } from "./balance-calculator";
-import { placeOpeningAnchorFirst, withAccountLocked, type LedgerSpan, type MaterializerQueries } from "./balance-materializer-queries";
+import { familyOfAccount, placeOpeningAnchorFirst, withAccountLocked, type LedgerSpan, type MaterializerQueries } from "./balance-materializer-queries";
 
 export interface MaterializeResult {
   /** The first day recomputed (null: the account has no entries or no longer exists). */
@@ -24,8 +24,8 @@ export interface MaterializeResult {
  * entries included (Sure's account balance).
  */
 export async function materializeBalances(db: FinanceDb, accountId: string, windowStart: string | null, today = todayIso()): Promise<MaterializeResult> {
-  const owner = await db.account.findUnique({ where: { id: accountId }, select: { familyId: true } });
-  const anchorMoved = owner ? await placeOpeningAnchorFirst(db, owner.familyId, accountId) : false;
+  const familyId = await familyOfAccount(db, accountId);
+  const anchorMoved = familyId !== null ? await placeOpeningAnchorFirst(db, familyId, accountId) : false;
   return withAccountLocked(db, accountId, async (queries) => {
     const account = await queries.account();
     if (!account || account.status === "pending_deletion") return { from: null, to: null, rowsWritten: 0 };

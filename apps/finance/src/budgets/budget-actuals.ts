@@ -1,6 +1,6 @@
 import type { FinanceDb } from "../db";
-import { Prisma } from "../generated/prisma/client";
-import { classificationOf, groupedFlows, missingRatesOf, toTargetCents, type Flows } from "../insights/income-statement-flows";
+import { FLOW_GROUPINGS, groupedFlows } from "../insights/income-statement-flow-queries";
+import { classificationOf, missingRatesOf, toTargetCents, type Flows } from "../insights/income-statement-flows";
 
 /** Spending and income of one category (its own entries only) over a period, in the budget's currency's minor units. */
 export type CategoryFlows = Flows;
@@ -14,12 +14,12 @@ export interface PeriodActuals {
 
 /**
  * A period's income and spending per category, as Sure's IncomeStatement::Totals computes them
- * (the rules live in insights/income-statement-flows.ts, shared with the income statement): a
- * negative amount is income, any other spending, except investment contributions and loan
- * payments, always spending; other currencies converted at the family's rates.
+ * (the rules live in insights/income-statement-flows.ts and its queries, shared with the income
+ * statement): a negative amount is income, any other spending, except investment contributions
+ * and loan payments, always spending; other currencies converted at the family's rates.
  */
 export async function periodActuals(db: FinanceDb, familyId: string, period: { start: string; end: string }, currency: string): Promise<PeriodActuals> {
-  const rows = await groupedFlows(db, familyId, period, currency, { key: Prisma.sql`e.category_id` });
+  const rows = await groupedFlows(db, familyId, period, currency, FLOW_GROUPINGS.category);
   const byCategory = new Map<string | null, CategoryFlows>();
   for (const row of rows) {
     if (row.total === null) continue;

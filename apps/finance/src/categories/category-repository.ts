@@ -2,7 +2,7 @@ import { AppError, pageWindow, type BodyOf, type QueryOf } from "@hearth/contrac
 import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { changedColumns } from "../ledger/column-changes";
-import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { withUniqueName } from "../ledger/unique-name";
 import { DEFAULT_CATEGORIES, DEFAULT_CATEGORY_COLOR } from "./default-categories";
 

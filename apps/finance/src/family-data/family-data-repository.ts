@@ -3,7 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import { batchTransactionOptions, limitBatch, type BatchTimeouts } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import { todayIso } from "../ledger/dates";
-import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { lockDailySyncs } from "../syncs/sync-queue-queries";
 
 /**

@@ -1,8 +1,8 @@
 /**
  * CSV as Ruby's CSV.generate writes it (Sure's exporter): "," between cells, "\n" after each row;
- * here for header lines and rules.csv; data rows are written the same way in SQL (sql-format.ts):
- * a cell is quoted when it holds a comma, a double quote, CR or LF, inner quotes doubled; an
- * empty string is quoted ("") while nil is an empty cell (Ruby's quote_empty default).
+ * here for header lines and rules.csv; data rows are written the same way in SQL
+ * (export-format-sql.ts): a cell is quoted when it holds a comma, a double quote, CR or LF, inner
+ * quotes doubled; an empty string is quoted ("") while nil is an empty cell (Ruby's quote_empty default).
  *
  * Unlike Sure's exporter, text cells take a formula-injection guard (csvText below, csvTextSql in
  * SQL); numbers never do, so a negative amount stays a number a spreadsheet or importer reads.
@@ -38,7 +38,7 @@ export const NEEDS_FORMULA_GUARD = /^(?:[ \t\n\v\f\r]*[=+\-@\uFF1D\uFF0B\uFF0D\u
  * other text, and nil, is left as it is, so ordinary data is written byte for byte as before.
  * Only text cells take it: amounts, quantities and prices are written unguarded so a negative
  * number stays a number, and dates, ids, currencies and enum labels never start with a trigger.
- * sql-format.ts's csvTextSql is the same rule for the rows PostgreSQL writes.
+ * export-format-sql.ts's csvTextSql is the same rule for the rows PostgreSQL writes.
  */
 export function csvText(value: string | null | undefined): string | null | undefined {
   if (value === null || value === undefined || value === "") return value;

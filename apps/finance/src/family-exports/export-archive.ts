@@ -3,16 +3,17 @@ import { pipeline } from "node:stream/promises";
 import { pgPoolOf } from "@hearth/service-kit";
 import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { accountsCsv } from "./accounts-csv";
-import { categoriesCsv } from "./categories-csv";
+import { accountsCsv } from "./accounts-csv-sql";
+import { categoriesCsv } from "./categories-csv-sql";
 import { openCopySource } from "./copy-source";
 import type { ExportScope } from "./export-scope";
+import { exportSnapshot, setReadOnly } from "./export-snapshot-queries";
 import { ATTACHMENTS_JSON, VERSION_TXT } from "./fixed-files";
-import { merchantsCsv } from "./merchants-csv";
+import { merchantsCsv } from "./merchants-csv-sql";
 import { rulesCsv } from "./rules-csv";
 import { sureNdjson } from "./sure-ndjson";
-import { tradesCsv } from "./trades-csv";
-import { transactionsCsv } from "./transactions-csv";
+import { tradesCsv } from "./trades-csv-sql";
+import { transactionsCsv } from "./transactions-csv-sql";
 import { zipArchive } from "./zip-archive";
 
 export interface FamilyExportOptions {
@@ -55,8 +56,8 @@ export const EXPORT_FILES: readonly (readonly [string, Part])[] = [
 
 /**
  * Writes a family's data as Sure's export ZIP to `out`, streaming: each file's rows come out of
- * one COPY, written as Sure's text by PostgreSQL (see sql-format.ts), that archiver pulls only as
- * fast as `out` takes the bytes, one file after the other, so memory stays at a few chunks
+ * one COPY, written as Sure's text by PostgreSQL (see export-format-sql.ts), that archiver pulls
+ * only as fast as `out` takes the bytes, one file after the other, so memory stays at a few chunks
  * however large the family. Every read runs in one read-only, repeatable-read snapshot (a Prisma
  * transaction for the rules, a connection of the same pool importing its snapshot for the COPYs):
  * the files agree with each other (a transfer's two transactions are in the file) even while the
@@ -77,12 +78,9 @@ export async function writeFamilyExport(
   const timeoutMs = opts.timeoutMs ?? 3_600_000;
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SET TRANSACTION READ ONLY`;
+      await setReadOnly(tx);
       await opts.beforeReading?.(tx);
-      // It waits idle through the COPYs (the rules are read last): no server-wide idle timeout may end it.
-      await tx.$executeRaw`SET LOCAL idle_in_transaction_session_timeout = 0`;
-      const [exported] = await tx.$queryRaw<{ snapshot: string }[]>`SELECT pg_export_snapshot() AS snapshot`;
-      const copy = await openCopySource(pgPoolOf(db), exported!.snapshot, { timeoutMs, onRead: opts.onRead });
+      const copy = await openCopySource(pgPoolOf(db), await exportSnapshot(tx), { timeoutMs, onRead: opts.onRead });
       let failed = true;
       try {
         const result = await writeArchive(out, (signal) => ({ db: tx, copy, familyId, batchSize, tally: {}, signal, reading: null, onRead: opts.onRead }));

@@ -1,6 +1,7 @@
 import type { FinanceTx } from "../db";
-import { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import type { CopySource } from "./copy-source";
+import { selectOverRows } from "./export-rows-sql";
 
 /** What every part of an export reads with: one family, in one snapshot, a bounded amount at a time. */
 export interface ExportScope {
@@ -40,23 +41,10 @@ export function countRows(scope: ExportScope, key: string, rows: number): void {
  * writes them) of each row of `rows`, an ordered query, streamed as COPY writes them.
  */
 export async function* csvRows(scope: ExportScope, part: string, rows: Prisma.Sql, cells: Prisma.Sql[]): AsyncGenerator<Buffer> {
-  countRows(scope, part, yield* scope.copy.rows(part, Prisma.sql`SELECT ${Prisma.join(cells, ", ")} FROM (${ordered(rows)}) r`, "csv"));
+  countRows(scope, part, yield* scope.copy.rows(part, selectOverRows(rows, cells), "csv"));
 }
 
 /** Lines of text (`line`, an expression over the columns of `r`), each followed by "\n", one per row of `rows`, an ordered query. */
 export async function* textLines(scope: ExportScope, part: string, rows: Prisma.Sql, line: Prisma.Sql): AsyncGenerator<Buffer> {
-  countRows(scope, part, yield* scope.copy.rows(part, Prisma.sql`SELECT ${line} FROM (${ordered(rows)}) r`, "lines"));
+  countRows(scope, part, yield* scope.copy.rows(part, selectOverRows(rows, [line]), "lines"));
 }
-
-/**
- * A query ending in ORDER BY, kept a subquery of its own (OFFSET 0: never merged into the one
- * around it), so its rows come out in its order.
- */
-const ordered = (rows: Prisma.Sql): Prisma.Sql => Prisma.sql`${rows} OFFSET 0`;
-
-/**
- * An account the export carries: every status but pending_deletion (an account being removed,
- * gone from every list already; Sure has no such state to import it into).
- */
-export const exportedAccount = (alias: string, familyId: string): Prisma.Sql =>
-  Prisma.sql`${Prisma.raw(alias)}.family_id = ${familyId}::uuid AND ${Prisma.raw(alias)}.status <> 'pending_deletion'`;

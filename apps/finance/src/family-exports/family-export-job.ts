@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { FinanceDb, FinanceTx } from "../db";
 import { chunkedSink } from "./chunked-sink";
 import { writeFamilyExport } from "./export-archive";
-import { FAMILY_EXPORT_QUEUE, queueOrphanedExports } from "./family-export-queue";
+import { FAMILY_EXPORT_QUEUE, queueOrphanedExports } from "./family-export-queue-queries";
 import { EXPORT_STUCK_AFTER_MS, type FamilyExportRepository } from "./family-export-repository";
 
 export interface FamilyExportBuildOptions {

@@ -1,6 +1,6 @@
 import type { FinanceDb, FinanceTx } from "../db";
 import type { FamilyExport, Prisma } from "../generated/prisma/client";
-import { queueFamilyExport } from "./family-export-queue";
+import { queueFamilyExport } from "./family-export-queue-queries";
 
 /** Ended exports (completed or failed) a family keeps; a new one completing lets the oldest go. */
 export const KEPT_EXPORTS = 3;

@@ -6,10 +6,11 @@ import type { PriceSeries } from "../holdings/holding-calculator";
 import { positionDays, type PricedDay, type SpanDay } from "../holdings/holding-days";
 import { createPriceConverter, loadPriceSeries, type PriceConverter } from "../holdings/holding-prices";
 import { todayIso } from "../ledger/dates";
-import { countRows, exportedAccount, read, type ExportScope } from "./export-scope";
-import { amountSql, col, plainNumericSql, timestampFields, token, tokenCol } from "./sql-format";
+import { amountSql, col, plainNumericSql, timestampFields, token, tokenCol } from "./export-format-sql";
+import { countRows, read, type ExportScope } from "./export-scope";
+import { exportedPositions, positionSpans, type ExportedPosition } from "./holding-export-queries";
 import { recordSection, type RecordSection } from "./sure-record";
-import { tradeRows } from "./trades-csv";
+import { tradeRows } from "./trades-csv-sql";
 
 /** Trade records: Sure's trade data with its security's identity; the entry's id is the trade's id and entry_id. */
 export const tradeRecords = recordSection("Trade", tradeRows, {
@@ -27,30 +28,6 @@ export const tradeRecords = recordSection("Trade", tradeRows, {
   currency: col("currency"),
   ...timestampFields(),
 });
-
-interface ExportedPosition {
-  position_key: string;
-  account_id: string;
-  currency: string;
-  security_id: string;
-  ticker: string;
-  security_name: string | null;
-  exchange_operating_mic: string | null;
-  exchange_mic: string | null;
-  exchange_acronym: string | null;
-  country_code: string | null;
-  kind: string;
-  website_url: string | null;
-}
-
-interface ExportedSpan {
-  start_day: number;
-  end_day: number | null;
-  qty: string;
-  avg_cost: string | null;
-  trade_price: string;
-  trade_price_day: number;
-}
 
 /** What the export's converter answers for a price it has no rate for: never a price (prices are positive). */
 const UNCONVERTED = -1n;
@@ -76,30 +53,10 @@ export const holdingRecords: RecordSection = {
   async *lines(scope: ExportScope): AsyncGenerator<string> {
     const part = "all.ndjson:Holding";
     const today = isoToDayNumber(todayIso());
-    const positions = await read(
-      scope,
-      () => scope.db.$queryRaw<ExportedPosition[]>`
-        SELECT DISTINCT ON (s.account_id, s.security_id, s.currency) s.position_key::text AS position_key, s.account_id::text AS account_id, s.currency,
-               sec.id::text AS security_id, sec.ticker, sec.name AS security_name, sec.exchange_operating_mic, sec.exchange_mic, sec.exchange_acronym,
-               sec.country_code, sec.kind::text AS kind, sec.website_url
-          FROM holding_spans s
-          JOIN accounts a ON a.id = s.account_id
-          JOIN securities sec ON sec.id = s.security_id AND sec.family_id = s.family_id
-         WHERE s.family_id = ${scope.familyId}::uuid AND ${exportedAccount("a", scope.familyId)}
-         ORDER BY s.account_id, s.security_id, s.currency`,
-    );
+    const positions = await read(scope, () => exportedPositions(scope.db, scope.familyId));
     const converters = new Map<string, PriceConverter>();
     for (const position of positions) {
-      const spans = await read(
-        scope,
-        () => scope.db.$queryRaw<ExportedSpan[]>`
-          SELECT (start_date - DATE '1970-01-01')::int AS start_day, (end_date - DATE '1970-01-01')::int AS end_day, qty::text AS qty,
-                 avg_cost::text AS avg_cost, trade_price::text AS trade_price, (trade_price_date - DATE '1970-01-01')::int AS trade_price_day
-            FROM holding_spans
-           WHERE family_id = ${scope.familyId}::uuid AND account_id = ${position.account_id}::uuid AND security_id = ${position.security_id}::uuid
-             AND currency = ${position.currency} AND (start_date - DATE '1970-01-01') <= ${today}
-           ORDER BY start_date`,
-      );
+      const spans = await read(scope, () => positionSpans(scope.db, scope.familyId, position, today));
       if (spans.length === 0) continue;
       let convert = converters.get(position.currency);
       if (!convert) {

@@ -1,7 +1,7 @@
-import { Prisma } from "../generated/prisma/client";
-import { RULE_INCLUDE, type RuleRow } from "../rules/rule-definition";
 import { isoDateOf } from "../ledger/dates";
+import type { RuleRow } from "../rules/rule-definition";
 import { read, type ExportScope } from "./export-scope";
+import { recordsByIdOrName, rulesAfter, type RefType } from "./rule-export-queries";
 
 /** Sure's value_ref: the record a category, merchant or tag operand named when exported. */
 interface ValueRef {
@@ -9,7 +9,6 @@ interface ValueRef {
   id: string;
   name: string;
 }
-type RefType = "Category" | "Merchant" | "Tag";
 
 export interface ExportedCondition {
   condition_type: string;
@@ -56,12 +55,6 @@ function lookupOf(type: RefType | undefined, value: string | null, fallbackToNam
   return fallbackToName ? { type, value, byName: true } : null;
 }
 
-const TABLES: Record<RefType, Prisma.Sql> = {
-  Category: Prisma.sql`categories r WHERE r.family_id = `,
-  Tag: Prisma.sql`tags r WHERE r.family_id = `,
-  Merchant: Prisma.sql`merchants r WHERE r.kind = 'FamilyMerchant' AND r.family_id = `,
-};
-
 /** The family's categories, tags and (own) merchants the lookups name, keyed "Type:id" and "Type=name". */
 async function resolve(scope: ExportScope, lookups: Lookup[]): Promise<Map<string, ValueRef>> {
   const found = new Map<string, ValueRef>();
@@ -70,11 +63,7 @@ async function resolve(scope: ExportScope, lookups: Lookup[]): Promise<Map<strin
     if (mine.length === 0) continue;
     const ids = mine.filter((lookup) => !lookup.byName).map((lookup) => lookup.value);
     const names = mine.filter((lookup) => lookup.byName).map((lookup) => lookup.value);
-    const rows = await read(scope, () =>
-      scope.db.$queryRaw<{ id: string; name: string }[]>(Prisma.sql`
-        SELECT r.id::text AS id, r.name FROM ${TABLES[type]}${scope.familyId}::uuid
-           AND (r.id = ANY(${ids}::uuid[]) OR r.name = ANY(${names}::text[]))`),
-    );
+    const rows = await read(scope, () => recordsByIdOrName(scope.db, scope.familyId, type, ids, names));
     for (const row of rows) {
       const ref = { type, id: row.id, name: row.name };
       found.set(`${type}:${row.id}`, ref);
@@ -122,14 +111,7 @@ function ruleOf(rule: RuleRow, found: Map<string, ValueRef>): ExportedRule {
 export async function* ruleBatches(scope: ExportScope, part: string): AsyncGenerator<ExportedRule[]> {
   let after: string | null = null;
   for (;;) {
-    const rules: RuleRow[] = await read(scope, () =>
-      scope.db.rule.findMany({
-        where: { familyId: scope.familyId, ...(after === null ? {} : { id: { gt: after } }) },
-        orderBy: { id: "asc" },
-        take: scope.batchSize,
-        include: RULE_INCLUDE,
-      }),
-    );
+    const rules: RuleRow[] = await read(scope, () => rulesAfter(scope.db, scope.familyId, after, scope.batchSize));
     scope.onRead?.(part);
     if (rules.length > 0) {
       const lookups = rules.flatMap((rule) => [

@@ -1,12 +1,12 @@
 import { countRows, type ExportScope } from "./export-scope";
-import { accountRecords, balanceRecords } from "./ndjson-accounts";
-import { budgetCategoryRecords, budgetRecords } from "./ndjson-budgets";
-import { categoryRecords, merchantRecords, tagRecords } from "./ndjson-catalog";
-import { holdingRecords, tradeRecords } from "./ndjson-investments";
-import { recurringRecords } from "./ndjson-recurring";
-import { rejectedTransferRecords, transactionRecords, transferRecords } from "./ndjson-transactions";
-import { valuationRecords } from "./ndjson-valuations";
 import { joinedRailsLines } from "./joined-lines";
+import { accountRecords, balanceRecords } from "./ndjson-accounts-sql";
+import { budgetCategoryRecords, budgetRecords } from "./ndjson-budgets-sql";
+import { categoryRecords, merchantRecords, tagRecords } from "./ndjson-catalog-sql";
+import { holdingRecords, tradeRecords } from "./ndjson-investments";
+import { recurringRecords } from "./ndjson-recurring-sql";
+import { rejectedTransferRecords, transactionRecords, transferRecords } from "./ndjson-transactions-sql";
+import { valuationRecords } from "./ndjson-valuations-sql";
 import { ruleBatches } from "./rule-export";
 import type { RecordSection } from "./sure-record";
 

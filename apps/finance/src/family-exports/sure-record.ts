@@ -1,6 +1,6 @@
 import type { Prisma } from "../generated/prisma/client";
+import { recordSql, type JsonField } from "./export-format-sql";
 import { textLines, type ExportScope } from "./export-scope";
-import { recordSql, type JsonField } from "./sql-format";
 
 /** The records of one type in all.ndjson, each a line ending in "\n", streamed. */
 export interface RecordSection {

@@ -3,7 +3,7 @@ import type { Logger } from "@hearth/service-kit";
 import { z } from "zod";
 import type { FinanceDb, FinanceTx } from "../db";
 import { BALANCE_SYNC_QUEUE } from "../syncs/sync-queue-queries";
-import { IMPORT_PUBLISH_QUEUE, queueOrphanedPublishes } from "./import-publish-queue";
+import { IMPORT_PUBLISH_QUEUE, queueOrphanedPublishes } from "./import-publish-queue-queries";
 import type { ImportRepository } from "./import-repository";
 import { PublishError } from "./publish/publish-error";
 import { publisherOf } from "./publish/publishers";

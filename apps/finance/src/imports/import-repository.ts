@@ -1,12 +1,12 @@
 import type { ImportConfig, ImportStatus, ImportType } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
-import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
-import { risingIds } from "../rules/sql-ids";
+import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version-queries";
+import { risingIds } from "../rules/rising-id-sql";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
-import { queueImportPublish } from "./import-publish-queue";
+import { queueImportPublish } from "./import-publish-queue-queries";
 import { FAMILY_IMPORT_BYTES, reserveImportBytes } from "./import-storage-budget";
-import { removeImportCatalog } from "./import-revert-catalog";
+import { removeImportCatalog } from "./import-revert-catalog-queries";
 import { Prisma, type Import, type ImportRow } from "../generated/prisma/client";
 
 /** A row as stored: values' integers (amounts in minor units) as decimal strings, JSON having no bigint. */

@@ -1,5 +1,6 @@
 import { AppError } from "@hearth/contracts";
 import type { FinanceTx } from "../db";
+import { importBytesHeld, lockImportBytes } from "./import-storage-queries";
 
 /**
  * What one family may keep of uploaded import content in all: its imports' files and its
@@ -18,15 +19,8 @@ const sizeOf = (bytes: number) => (bytes >= MEBIBYTE ? `${Math.floor(bytes / MEB
  * content_too_large). Deleting imports makes room.
  */
 export async function reserveImportBytes(tx: FinanceTx, familyId: string, adding: number, budget: number): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.import-bytes:' || ${familyId}::text, 0))`;
-  const [held] = await tx.$queryRaw<{ bytes: bigint }[]>`
-    SELECT (SELECT coalesce(sum(octet_length(content)), 0) FROM imports WHERE family_id = ${familyId}::uuid)
-         + (SELECT coalesce(sum(octet_length(c.content)), 0) FROM import_session_chunks c
-              JOIN import_sessions s ON s.id = c.session_id
-             WHERE s.family_id = ${familyId}::uuid
-               -- A published session's chunks are its import's file, counted as that.
-               AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = s.import_id)) AS bytes`;
-  if (Number(held?.bytes ?? 0) + adding <= budget) return;
+  await lockImportBytes(tx, familyId);
+  if ((await importBytesHeld(tx, familyId)) + adding <= budget) return;
   throw new AppError("content_too_large", {
     message: `The family's imports hold too much already (at most ${sizeOf(budget)} of uploaded files in all): delete imports it no longer needs.`,
   });

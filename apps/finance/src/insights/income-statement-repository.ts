@@ -1,14 +1,8 @@
 import type { GetIncomeStatementArgs, IncomeStatementGroupBy } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { groupedFlows, type FlowGrouping, type FlowRow, type Period } from "./income-statement-flows";
-
-/** Each grouping's key; a tag grouping counts an entry once per tag (and once, under null, when it has none). */
-const GROUP_KEYS: Record<IncomeStatementGroupBy, FlowGrouping> = {
-  category: { key: Prisma.sql`e.category_id` },
-  merchant: { key: Prisma.sql`e.merchant_id` },
-  tag: { key: Prisma.sql`et.tag_id`, join: Prisma.sql`LEFT JOIN entry_tags et ON et.entry_id = e.id` },
-};
+import { FLOW_GROUPINGS, groupedFlows } from "./income-statement-flow-queries";
+import type { FlowRow, Period } from "./income-statement-flows";
 
 type Filters = Pick<GetIncomeStatementArgs, "category_id" | "merchant_id" | "tag_id">;
 
@@ -31,7 +25,7 @@ export function createIncomeStatementRepository(db: FinanceDb) {
      */
     async flows(familyId: string, period: Period, currency: string, groupBy: IncomeStatementGroupBy, filters: Filters) {
       const where = filterOf(filters);
-      const grouping = { ...GROUP_KEYS[groupBy], ...(where ? { where } : {}) };
+      const grouping = { ...FLOW_GROUPINGS[groupBy], ...(where ? { where } : {}) };
       const [grouped, totals] = await Promise.all([
         groupedFlows(db, familyId, period, currency, grouping),
         groupBy === "tag" ? groupedFlows(db, familyId, period, currency, { key: Prisma.sql`NULL::uuid`, ...(where ? { where } : {}) }) : null,

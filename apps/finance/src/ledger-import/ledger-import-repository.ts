@@ -1,7 +1,7 @@
 import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
-import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version";
+import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { assertEntriesOwned, assertOwned, assertTransferSides, assertValuationDaysFree, type Import } from "./ledger-import-checks";
 
 /** Ids the caller chose that exist already, or an entry linked twice (the matcher may have paired it meanwhile): a 422, never a 500. */

@@ -2,7 +2,7 @@ import { AppError, type BodyOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import type { Merchant } from "../generated/prisma/client";
 import { changedColumns } from "../ledger/column-changes";
-import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { withUniqueName } from "../ledger/unique-name";
 
 export type NewMerchant = BodyOf<"merchants.create">["merchant"];

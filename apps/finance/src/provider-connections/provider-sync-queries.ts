@@ -1,7 +1,7 @@
 import { enqueueJob } from "@hearth/service-kit/jobs";
 import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { risingIds } from "../rules/sql-ids";
+import { risingIds } from "../rules/rising-id-sql";
 import type { ProviderSyncFailure } from "./provider-sync-failure";
 
 /** Provider syncs: one job per sync run (docs/background-jobs.md). */

@@ -1,6 +1,6 @@
 /**
  * The calendar arithmetic of recurring transactions, on ISO dates (the ledger's UTC calendar).
- * recurring-identifier.ts computes the same in SQL for many rows at once; these are the
+ * recurring-sql.ts computes the same in SQL for many rows at once; these are the
  * reference its tests hold it to, and what the API uses for a single row.
  */
 

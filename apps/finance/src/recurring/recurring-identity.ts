@@ -1,5 +1,3 @@
-import { Prisma } from "../generated/prisma/client";
-
 /**
  * A recurring transaction's identity as one text, so one unique index (family_id, identity_key)
  * holds what Sure's partial unique indexes do: the account (or none), the currency, the amount,
@@ -15,14 +13,7 @@ export interface RecurringIdentity {
   currency: string;
 }
 
-/** The key of an identity; ids must be as PostgreSQL prints them (lower case), as the SQL below builds them. */
+/** The key of an identity; ids must be as PostgreSQL prints them (lower case), as identityKeySql (recurring-sql.ts) builds them. */
 export function identityKeyOf({ accountId, merchantId, name, amountCents, currency }: RecurringIdentity): string {
   return `${accountId ?? "-"}|${currency}|${amountCents.toString()}|${merchantId ? `m:${merchantId}` : `n:${name ?? ""}`}`;
-}
-
-/** The same key in SQL, over columns of a row named `alias` (account_id, merchant_id, name, amount_cents, currency). */
-export function identityKeySql(alias: string): Prisma.Sql {
-  const column = (name: string) => Prisma.raw(`${alias}.${name}`);
-  return Prisma.sql`(COALESCE(${column("account_id")}::text, '-') || '|' || ${column("currency")} || '|' || ${column("amount_cents")}::text || '|' ||
-    CASE WHEN ${column("merchant_id")} IS NOT NULL THEN 'm:' || ${column("merchant_id")}::text ELSE 'n:' || COALESCE(${column("name")}, '') END)`;
 }

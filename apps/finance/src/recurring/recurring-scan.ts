@@ -1,7 +1,8 @@
 import type { FinanceDb } from "../db";
 import { todayIso } from "../ledger/dates";
-import { markStaleInactive, removeOrphans } from "./recurring-cleaner";
-import { identifyPatterns, updateManualVariance } from "./recurring-identifier";
+import { markStaleInactive, removeOrphans } from "./recurring-cleaner-queries";
+import { identifyPatterns, updateManualVariance } from "./recurring-identifier-queries";
+import { beginFamilyScan } from "./recurring-scan-queries";
 
 export interface RecurringScanResult {
   patterns: number;
@@ -24,11 +25,7 @@ const SCAN_TIMEOUT_MS = 120_000;
 export async function runRecurringScan(db: FinanceDb, familyId: string, today: string = todayIso()): Promise<RecurringScanResult> {
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.finance.recurring:' || ${familyId}, 0))`;
-      // Compiling the plan (PostgreSQL's JIT, about 0.4 s for a family of a million transactions)
-      // costs more than it saves for one run. (A larger work_mem was measured slower: it makes the
-      // planner hash a million groups where sorting them, which the windows need anyway, is quicker.)
-      await tx.$executeRaw`SET LOCAL jit = off`;
+      await beginFamilyScan(tx, familyId);
       const removed = await removeOrphans(tx, familyId);
       const { patterns, written } = await identifyPatterns(tx, familyId, today);
       const manualUpdated = await updateManualVariance(tx, familyId, today);

@@ -23,3 +23,10 @@ export function nextExpectedDateSql(last: Prisma.Sql, day: Prisma.Sql): Prisma.S
 export function circularDistanceSql(a: Prisma.Sql, b: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`LEAST(abs((${a}) - (${b})), 31 - abs((${a}) - (${b})))`;
 }
+
+/** identityKeyOf (recurring-identity.ts) in SQL, over columns of a row named `alias` (account_id, merchant_id, name, amount_cents, currency). */
+export function identityKeySql(alias: string): Prisma.Sql {
+  const column = (name: string) => Prisma.raw(`${alias}.${name}`);
+  return Prisma.sql`(COALESCE(${column("account_id")}::text, '-') || '|' || ${column("currency")} || '|' || ${column("amount_cents")}::text || '|' ||
+    CASE WHEN ${column("merchant_id")} IS NOT NULL THEN 'm:' || ${column("merchant_id")}::text ELSE 'n:' || COALESCE(${column("name")}, '') END)`;
+}

@@ -3,7 +3,7 @@ import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../ledger/dates";
 import { definitionOf, RULE_INCLUDE, RuleDefinitionError, type RuleRow } from "./rule-definition";
-import { previewRule, withinEvaluationTime } from "./rule-engine";
+import { previewRule, withinEvaluationTime } from "./rule-engine-queries";
 import { actionRows, conditionRows } from "./rule-rows";
 import { checkActionReferences, checkRoomForRule } from "./rule-validation";
 

@@ -1,4 +1,4 @@
-import type { PreviewRow } from "./rule-engine";
+import type { PreviewRow } from "./rule-engine-queries";
 import type { Rule, RulePreview } from "@hearth/contracts";
 import { isoDateOf } from "../ledger/dates";
 import { displayOf } from "../ledger/money";

@@ -5,8 +5,9 @@ import type { FinanceDb, FinanceTx } from "../db";
 import { BALANCE_SYNC_QUEUE } from "../syncs/sync-queue-queries";
 import { inLanes } from "./in-lanes";
 import { definitionOf, RuleDefinitionError } from "./rule-definition";
-import { applyRule, chunkBoundaries, type EntryRange } from "./rule-engine";
+import { applyRule, chunkBoundaries } from "./rule-engine-queries";
 import { queueOrphanedRuleRuns, RULE_RUN_QUEUE, type RuleRunProgressQueries } from "./rule-run-progress-queries";
+import type { EntryRange } from "./rule-sql";
 
 /** How long one chunk's transaction may take before it is given up (and the run marked failed). */
 export const RULE_RUN_CHUNK_TIMEOUT_MS = 10 * 60_000;

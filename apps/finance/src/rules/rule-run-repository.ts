@@ -2,7 +2,7 @@ import { AppError, pageWindow, type QueryOf } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { definitionOf, RULE_INCLUDE, RuleDefinitionError } from "./rule-definition";
-import { countMatches, withinEvaluationTime } from "./rule-engine";
+import { countMatches, withinEvaluationTime } from "./rule-engine-queries";
 import { queueRuleRun } from "./rule-run-progress-queries";
 
 export const RULE_RUN_INCLUDE = { rule: { select: { id: true, name: true, resourceType: true, active: true } } } as const satisfies Prisma.RuleRunInclude;

@@ -1,7 +1,8 @@
 import { AppError, trimTrailing } from "@hearth/contracts";
 import type { FinanceTx } from "../db";
 import { PRICE_SCALE, fromScaled, toScaled } from "../holdings/fixed-point";
-import { addDays, dateOf, isoDateOf } from "../ledger/dates";
+import { addDays, isoDateOf } from "../ledger/dates";
+import { carryForward, lockSecurityForPrices, upsertRealPrices } from "./price-import-queries";
 
 /**
  * How far a real price is carried forward: ten years and a margin for leap days. A security
@@ -104,9 +105,7 @@ export async function importPrices(
   prices: readonly IncomingPrice[],
   today: string,
 ): Promise<string | null> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM securities WHERE id = ${securityId}::uuid AND family_id = ${familyId}::uuid FOR NO KEY UPDATE`;
-  if (locked.length === 0) throw AppError.notFound("Security");
+  if (!(await lockSecurityForPrices(tx, familyId, securityId))) throw AppError.notFound("Security");
 
   let earliest: string | null = null;
   const note = (date: Date | null) => {
@@ -116,57 +115,9 @@ export async function importPrices(
   };
 
   for (const [currency, reals] of realPricesByCurrency(prices)) {
-    const [changed] = await tx.$queryRaw<{ earliest: Date | null }[]>`
-      WITH changed AS (
-        INSERT INTO security_prices (id, family_id, security_id, date, price, currency, provisional, created_at, updated_at)
-        SELECT gen_random_uuid(), ${familyId}::uuid, ${securityId}::uuid, real.date, real.price, ${currency}, false, now(), now()
-          FROM unnest(${reals.map((real) => real.date)}::date[], ${reals.map((real) => real.price)}::numeric[]) AS real(date, price)
-        ON CONFLICT (security_id, date, currency) DO UPDATE SET price = EXCLUDED.price, provisional = false, updated_at = now()
-         WHERE security_prices.provisional OR security_prices.price <> EXCLUDED.price
-        RETURNING date
-      )
-      SELECT min(date) AS earliest FROM changed`;
-    note(changed?.earliest ?? null);
-    note(await carryForward(tx, familyId, securityId, currency, reals[0]!.date, today));
+    const series = { familyId, securityId, currency };
+    note(await upsertRealPrices(tx, series, reals));
+    note(await carryForward(tx, series, reals[0]!.date, today, CARRY_FORWARD_MAX_DAYS));
   }
   return earliest;
-}
-
-/** Step 2 of `importPrices` for one currency, from the last real price before `from`; the earliest day changed. */
-async function carryForward(tx: FinanceTx, familyId: string, securityId: string, currency: string, from: string, today: string): Promise<Date | null> {
-  // A price for a day after `today` is stored but carries nothing yet; before `from` nothing changes.
-  const [row] = await tx.$queryRaw<{ earliest: Date | null }[]>`
-    WITH anchor AS (
-      SELECT COALESCE(max(date), ${dateOf(from)}::date) AS start FROM security_prices
-       WHERE security_id = ${securityId}::uuid AND currency = ${currency} AND NOT provisional AND date < ${dateOf(from)}::date
-    ),
-    reals AS (
-      SELECT date, price, lead(date) OVER (ORDER BY date) AS next_date FROM security_prices
-       WHERE security_id = ${securityId}::uuid AND currency = ${currency} AND NOT provisional AND date >= (SELECT start FROM anchor)
-    ),
-    desired AS (
-      SELECT real.date + day AS date, real.price FROM reals real
-       CROSS JOIN LATERAL generate_series(1, LEAST(COALESCE(real.next_date - real.date - 1, ${CARRY_FORWARD_MAX_DAYS}::int),
-                                                     ${CARRY_FORWARD_MAX_DAYS}::int, ${dateOf(today)}::date - real.date)) AS day
-    ),
-    carried AS (
-      INSERT INTO security_prices (id, family_id, security_id, date, price, currency, provisional, created_at, updated_at)
-      SELECT gen_random_uuid(), ${familyId}::uuid, ${securityId}::uuid, desired.date, desired.price, ${currency}, true, now(), now()
-        FROM desired
-       WHERE NOT EXISTS (SELECT 1 FROM security_prices kept
-                          WHERE kept.security_id = ${securityId}::uuid AND kept.currency = ${currency} AND kept.date = desired.date
-                            AND kept.provisional AND kept.price = desired.price)
-      ON CONFLICT (security_id, date, currency) DO UPDATE SET price = EXCLUDED.price, updated_at = now()
-       WHERE security_prices.provisional
-      RETURNING date
-    ),
-    dropped AS (
-      DELETE FROM security_prices stale
-       WHERE stale.security_id = ${securityId}::uuid AND stale.currency = ${currency} AND stale.provisional
-         AND stale.date > (SELECT start FROM anchor)
-         AND NOT EXISTS (SELECT 1 FROM desired WHERE desired.date = stale.date)
-      RETURNING date
-    )
-    SELECT min(date) AS earliest FROM (SELECT date FROM carried UNION ALL SELECT date FROM dropped) AS changed`;
-  return row?.earliest ?? null;
 }

@@ -1,5 +1,6 @@
 import { AppError } from "@hearth/contracts";
 import type { FinanceTx } from "../db";
+import { cashSecurity, familySecurity, offlineSecurity, securityByTicker } from "./security-resolver-queries";
 
 /** How a request names a security: its id, a ticker, or a manual ticker (the same thing here: no provider is reachable). */
 export interface SecurityName {
@@ -25,7 +26,7 @@ export function tickerOf(text: string): { ticker: string; exchangeOperatingMic: 
  */
 export async function resolveSecurity(tx: FinanceTx, familyId: string, name: SecurityName) {
   if (name.security_id !== undefined) {
-    const security = await tx.security.findFirst({ where: { id: name.security_id, familyId } });
+    const security = await familySecurity(tx, familyId, name.security_id);
     if (!security) throw AppError.notFound("Security");
     return security;
   }
@@ -33,22 +34,10 @@ export async function resolveSecurity(tx: FinanceTx, familyId: string, name: Sec
   if (text === undefined) throw AppError.validation(["Provide security_id, ticker, or manual_ticker"]);
   const { ticker, exchangeOperatingMic } = tickerOf(text);
   if (ticker === "") throw AppError.validation(["Ticker can't be blank"]);
-  const existing = await tx.security.findUnique({ where: { familyId_ticker: { familyId, ticker } } });
-  if (existing) return existing;
-  // ON CONFLICT DO NOTHING, then read: a unique violation inside a transaction would abort it.
-  await tx.$executeRaw`
-    INSERT INTO securities (id, family_id, ticker, exchange_operating_mic, offline, kind, created_at, updated_at)
-    VALUES (gen_random_uuid(), ${familyId}::uuid, ${ticker}, ${exchangeOperatingMic}, true, 'standard', now(), now())
-    ON CONFLICT (family_id, ticker) DO NOTHING`;
-  return tx.security.findUniqueOrThrow({ where: { familyId_ticker: { familyId, ticker } } });
+  return (await securityByTicker(tx, familyId, ticker)) ?? offlineSecurity(tx, familyId, ticker, exchangeOperatingMic);
 }
 
 /** Sure's Security.cash_for: the account's own cash security ("CASH-<ACCOUNT ID>"), where interest without a ticker goes. */
 export async function cashSecurityOf(tx: FinanceTx, familyId: string, account: { id: string }) {
-  const ticker = `CASH-${account.id}`.toUpperCase();
-  await tx.$executeRaw`
-    INSERT INTO securities (id, family_id, ticker, name, offline, kind, created_at, updated_at)
-    VALUES (gen_random_uuid(), ${familyId}::uuid, ${ticker}, 'Cash', true, 'cash', now(), now())
-    ON CONFLICT (family_id, ticker) DO NOTHING`;
-  return tx.security.findUniqueOrThrow({ where: { familyId_ticker: { familyId, ticker } } });
+  return cashSecurity(tx, familyId, `CASH-${account.id}`.toUpperCase());
 }

@@ -3,7 +3,6 @@ import { type JobDefinition, type RunningJob } from "@hearth/service-kit/jobs";
 import { z } from "zod";
 import type { AccountRepository } from "../accounts/account-repository";
 import type { FinanceTx } from "../db";
-import { Prisma } from "../generated/prisma/client";
 import { MissingExchangeRate } from "../exchange-rates/rate-book";
 import { addDays, todayIso } from "../ledger/dates";
 import { MATCH_WINDOW_DAYS, type TransferMatcher } from "../transfers/transfer-matcher";
@@ -53,7 +52,7 @@ export function balanceSyncJob(deps: BalanceSyncDeps): JobDefinition<object, Fin
   const { queries, accounts, materialize, matcher, log, afterRun } = deps;
 
   /** The run's outcome and the job's end, in one statement. */
-  const finish = (job: SyncJob, id: string, outcome: SyncOutcome) => job.completeWith(Prisma.sql, (end) => queries.finishRun(end, id, outcome));
+  const finish = (job: SyncJob, id: string, outcome: SyncOutcome) => queries.finishRun(job, id, outcome);
 
   async function runAccount(job: SyncJob, sync: StartedSync): Promise<void> {
     let outcome: SyncOutcome;

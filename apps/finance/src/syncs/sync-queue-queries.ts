@@ -1,9 +1,9 @@
-import { JobLost, enqueueJob, jobHeldSql, type JobLease } from "@hearth/service-kit/jobs";
+import { JobLost, enqueueJob, jobHeldSql, type JobLease, type RunningJob } from "@hearth/service-kit/jobs";
 import { z } from "zod";
 import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, isoDateOf } from "../ledger/dates";
-import { bumpLedgerVersion } from "../ledger/ledger-version";
+import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 
 /** The job queue that runs balance syncs: one job per top-level sync row (the sync's id is its subject and key). */
 export const BALANCE_SYNC_QUEUE = "finance.balance-sync";
@@ -147,24 +147,26 @@ export function createSyncQueueQueries(db: FinanceDb) {
     },
 
     /**
-     * Records how a run ended, with its job's end (`jobEnd`, completeWith's), in one statement:
-     * the last write on the path of every write's balances. Whether the job's end was written
-     * (when not, neither is the run's: the job is no longer this worker's).
+     * Records how a run ended with its job's end (completeWith), in one statement: the last write on
+     * the path of every write's balances. Throws JobLost, writing neither, when the job is no longer
+     * this worker's.
      */
-    async finishRun(jobEnd: Prisma.Sql, id: string, outcome: SyncOutcome): Promise<boolean> {
+    finishRun(job: Pick<RunningJob<object, FinanceTx>, "completeWith">, id: string, outcome: SyncOutcome): Promise<void> {
       const failed = outcome.error !== undefined;
       const windowEnd = outcome.windowEnd ? dateOf(outcome.windowEnd) : null;
-      const [row] = await db.$queryRaw<{ ended: boolean }[]>`
-        WITH ended AS (${jobEnd}),
-        finished AS (
-          UPDATE syncs SET status = ${failed ? "failed" : "completed"}::"SyncStatus",
-                           failed_at = CASE WHEN ${failed} THEN now() ELSE failed_at END,
-                           completed_at = CASE WHEN ${failed} THEN completed_at ELSE now() END,
-                           error = CASE WHEN ${failed} THEN ${outcome.error ?? null} ELSE error END,
-                           window_end_date = coalesce(${windowEnd}::date, window_end_date), updated_at = now()
-           WHERE id = ${id}::uuid AND status = 'syncing' AND EXISTS (SELECT 1 FROM ended))
-        SELECT EXISTS (SELECT 1 FROM ended) AS ended`;
-      return row?.ended === true;
+      return job.completeWith(Prisma.sql, async (jobEnd) => {
+        const [row] = await db.$queryRaw<{ ended: boolean }[]>`
+          WITH ended AS (${jobEnd}),
+          finished AS (
+            UPDATE syncs SET status = ${failed ? "failed" : "completed"}::"SyncStatus",
+                             failed_at = CASE WHEN ${failed} THEN now() ELSE failed_at END,
+                             completed_at = CASE WHEN ${failed} THEN completed_at ELSE now() END,
+                             error = CASE WHEN ${failed} THEN ${outcome.error ?? null} ELSE error END,
+                             window_end_date = coalesce(${windowEnd}::date, window_end_date), updated_at = now()
+             WHERE id = ${id}::uuid AND status = 'syncing' AND EXISTS (SELECT 1 FROM ended))
+          SELECT EXISTS (SELECT 1 FROM ended) AS ended`;
+        return row?.ended === true;
+      });
     },
 
     /** Records how a family run's per-account run ended; false when it is no longer running. */

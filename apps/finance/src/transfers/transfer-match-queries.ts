@@ -2,7 +2,7 @@ import { minorUnitDigits, type AccountType } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../ledger/dates";
-import { familyCategoryNamed, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "./transfer-categories";
+import { familyCategoryNamed, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "./transfer-category-queries";
 import type { OutflowKind } from "./transfer-kinds";
 
 /** Two syncs of a family may match at once and wait on its lock: more than Prisma's 2 s wait and 5 s run. */

@@ -4,10 +4,10 @@ import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
 import { isComplete } from "../ledger/complete-rows";
 import { dateOf, dateRange } from "../ledger/dates";
-import { adjustTransactionCount } from "../ledger/ledger-version";
+import { adjustTransactionCount } from "../ledger/ledger-version-queries";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
-import { familyCategoryNamed, FEES_CATEGORY, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "./transfer-categories";
-import { removeFeesOf } from "./transfer-fees";
+import { familyCategoryNamed, FEES_CATEGORY, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "./transfer-category-queries";
+import { removeFeesOf } from "./transfer-fee-queries";
 import { transferAmountsOf, type NewTransferBody } from "./transfer-amounts";
 import { createdOutflowKindOf, transferNamePrefixOf } from "./transfer-kinds";
 

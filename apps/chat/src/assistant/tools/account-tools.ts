@@ -1,13 +1,13 @@
-import type { FinanceRoutes } from "./finance-call";
+import type { FinanceClient } from "../../finance-client";
 import type { ToolHandlers } from "./tool-handlers";
 import { centsOfDecimal, readCapped } from "./tool-shapes";
 
 /** get_accounts and get_balance_sheet: the family's accounts and what they add up to. */
-export function accountTools(read: FinanceRoutes): Pick<ToolHandlers, "get_accounts" | "get_balance_sheet"> {
+export function accountTools(finance: FinanceClient): Pick<ToolHandlers, "get_accounts" | "get_balance_sheet"> {
   return {
     async get_accounts(args) {
       const { rows, total, truncated } = await readCapped(async (page, perPage) => {
-        const answer = await read("accounts.list", { page, per_page: perPage, include_disabled: args.include_disabled });
+        const answer = await finance.call("accounts.list", { page, per_page: perPage, include_disabled: args.include_disabled });
         return { rows: answer.accounts, total: answer.pagination.total_count };
       });
       return {
@@ -29,7 +29,7 @@ export function accountTools(read: FinanceRoutes): Pick<ToolHandlers, "get_accou
     },
 
     async get_balance_sheet() {
-      const sheet = await read("balanceSheet.get", {});
+      const sheet = await finance.call("balanceSheet.get", {});
       const pair = <N extends string>(name: N, money: { amount: string; currency: string; formatted: string }) =>
         ({ [name]: money.formatted, [`${name}_cents`]: centsOfDecimal(money.amount, money.currency) }) as { [K in N]: string } & {
           [K in `${N}_cents`]: number;

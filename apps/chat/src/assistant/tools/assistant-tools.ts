@@ -1,9 +1,9 @@
 import { AppError, ASSISTANT_TOOL_ARGUMENTS_MAX_BYTES, ASSISTANT_TOOLS, type AssistantToolError, type AssistantToolName } from "@hearth/contracts";
 import type { z } from "zod";
+import type { FinanceClient } from "../../finance-client";
 import type { ToolResult, ToolSpec } from "../assistant-types";
 import { accountTools } from "./account-tools";
 import { budgetTool } from "./budget-tool";
-import { financeRoutes, type FinanceCall } from "./finance-call";
 import { holdingsTool } from "./holdings-tool";
 import { incomeStatementTool } from "./income-statement-tool";
 import { labelTools } from "./label-tools";
@@ -35,19 +35,18 @@ const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ??
  * finance refusal (a 4xx: not found, validation) is an `{ error, hint }` result the model can
  * recover from; anything else (a bug, finance down) is thrown.
  */
-export function createAssistantTools(finance: FinanceCall): {
+export function createAssistantTools(finance: FinanceClient): {
   specsFor(scopes: readonly string[]): ToolSpec[];
   call(name: string, args: unknown, scopes: readonly string[]): Promise<ToolResult>;
 } {
-  const read = financeRoutes(finance);
   const handlers: ToolHandlers = {
-    ...accountTools(read),
-    ...transactionTools(read),
+    ...accountTools(finance),
+    ...transactionTools(finance),
     ...incomeStatementTool(finance),
-    ...budgetTool(read, finance),
-    ...holdingsTool(read),
-    ...recurringTool(read),
-    ...labelTools(read),
+    ...budgetTool(finance),
+    ...holdingsTool(finance),
+    ...recurringTool(finance),
+    ...labelTools(finance),
   };
 
   async function call(name: string, args: unknown, scopes: readonly string[]): Promise<ToolResult> {

@@ -1,6 +1,6 @@
-import { BudgetLinesSchema, GetIncomeStatementResultSchema, type AssistantBudgetLine, type BudgetCategory } from "@hearth/contracts";
+import type { AssistantBudgetLine, BudgetCategory } from "@hearth/contracts";
+import type { FinanceClient } from "../../finance-client";
 import { todayIn } from "../today";
-import type { FinanceCall, FinanceRoutes } from "./finance-call";
 import { ToolRefusal, type ToolHandlers } from "./tool-handlers";
 
 const pad = (value: number) => String(value).padStart(2, "0");
@@ -24,24 +24,22 @@ export function currentBudgetMonth(today: string, startDay: number): string {
  * in the period, itself or in a subcategory (found with one income statement rather than asking
  * every line of the family's categories for its actuals).
  */
-export function budgetTool(read: FinanceRoutes, finance: FinanceCall): Pick<ToolHandlers, "get_budget"> {
+export function budgetTool(finance: FinanceClient): Pick<ToolHandlers, "get_budget"> {
   return {
     async get_budget(args) {
-      const settings = await read("familySettings.get", {});
+      const settings = await finance.call("familySettings.get", {});
       const month = args.month ?? currentBudgetMonth(todayIn(settings.timezone), settings.month_start_day);
       const period = budgetPeriodOf(month, settings.month_start_day);
-      const { budgets } = await read("budgets.list", { start_date: period.start, end_date: period.end, per_page: 5 });
+      const { budgets } = await finance.call("budgets.list", { start_date: period.start, end_date: period.end, per_page: 5 });
       const summary = budgets.find((budget) => budget.start_date === period.start);
       if (!summary)
         throw new ToolRefusal("not_found", `No budget has been made for ${month} (${period.start} to ${period.end}); the user can start one in the app.`);
 
       const [budget, lines, statement] = await Promise.all([
-        read("budgets.get", { id: summary.id }),
+        finance.call("budgets.get", { id: summary.id }),
         // Every line's figures in one finance call (one computation of the period for all of them).
-        finance("insights.budgetLines", "mutation", { budget_id: summary.id }).then((answer) => BudgetLinesSchema.parse(answer).budget_categories),
-        finance("insights.incomeStatement", "mutation", { start_date: summary.start_date, end_date: summary.end_date, group_by: "category" }).then((answer) =>
-          GetIncomeStatementResultSchema.parse(answer),
-        ),
+        finance.call("insights.budgetLines", { budget_id: summary.id }).then((answer) => answer.budget_categories),
+        finance.call("insights.incomeStatement", { start_date: summary.start_date, end_date: summary.end_date, group_by: "category" }),
       ]);
       const spent = new Set(statement.spending.map((group) => group.id).filter((id): id is string => id !== null));
       const namesById = new Map(lines.map((line) => [line.category.id, line.category.name]));

@@ -1,2 +1,1 @@
 export { createAssistantTools } from "./assistant-tools";
-export type { FinanceCall } from "./finance-call";

@@ -1,13 +1,13 @@
-import type { FinanceRoutes } from "./finance-call";
+import type { FinanceClient } from "../../finance-client";
 import type { ToolHandlers } from "./tool-handlers";
 import { capped, readCapped, refOf } from "./tool-shapes";
 
 /** The family's categories, merchants and tags (whole lists, capped), and create_tag. */
-export function labelTools(read: FinanceRoutes): Pick<ToolHandlers, "get_categories" | "get_merchants" | "get_tags" | "create_tag"> {
+export function labelTools(finance: FinanceClient): Pick<ToolHandlers, "get_categories" | "get_merchants" | "get_tags" | "create_tag"> {
   return {
     async get_categories(args) {
       const all = await readCapped(async (page, perPage) => {
-        const answer = await read("categories.list", { page, per_page: perPage });
+        const answer = await finance.call("categories.list", { page, per_page: perPage });
         return { rows: answer.categories, total: answer.pagination.total_count };
       });
       const rows = all.rows.filter((category) => args.classification === undefined || category.classification === args.classification);
@@ -21,18 +21,20 @@ export function labelTools(read: FinanceRoutes): Pick<ToolHandlers, "get_categor
 
     async get_merchants(args) {
       const needle = args.search?.toLocaleLowerCase();
-      const merchants = (await read("merchants.list", {})).filter((merchant) => needle === undefined || merchant.name.toLocaleLowerCase().includes(needle));
+      const merchants = (await finance.call("merchants.list", {})).filter(
+        (merchant) => needle === undefined || merchant.name.toLocaleLowerCase().includes(needle),
+      );
       const { rows, total, truncated } = capped(merchants);
       return { merchants: rows.map((merchant) => ({ id: merchant.id, name: merchant.name })), total_count: total, truncated };
     },
 
     async get_tags() {
-      const { rows, total, truncated } = capped(await read("tags.list", {}));
+      const { rows, total, truncated } = capped(await finance.call("tags.list", {}));
       return { tags: rows.map((tag) => ({ id: tag.id, name: tag.name, color: tag.color })), total_count: total, truncated };
     },
 
     async create_tag(args) {
-      const tag = await read("tags.create", { tag: { name: args.name, ...(args.color && { color: args.color }) } });
+      const tag = await finance.call("tags.create", { tag: { name: args.name, ...(args.color && { color: args.color }) } });
       return { tag: { id: tag.id, name: tag.name, color: tag.color }, message: `Created the tag "${tag.name}".` };
     },
   };

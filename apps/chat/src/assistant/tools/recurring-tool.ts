@@ -1,14 +1,14 @@
 import { moneyOf } from "@hearth/contracts";
-import type { FinanceRoutes } from "./finance-call";
+import type { FinanceClient } from "../../finance-client";
 import type { ToolHandlers } from "./tool-handlers";
 import { readCapped, refOf } from "./tool-shapes";
 
 /** get_recurring_transactions: amounts as their size, income told apart by its sign (negative in Sure). */
-export function recurringTool(read: FinanceRoutes): Pick<ToolHandlers, "get_recurring_transactions"> {
+export function recurringTool(finance: FinanceClient): Pick<ToolHandlers, "get_recurring_transactions"> {
   return {
     async get_recurring_transactions(args) {
       const { rows, total, truncated } = await readCapped(async (page, perPage) => {
-        const answer = await read("recurringTransactions.list", {
+        const answer = await finance.call("recurringTransactions.list", {
           page,
           per_page: perPage,
           ...(args.status !== "all" && { status: args.status }),

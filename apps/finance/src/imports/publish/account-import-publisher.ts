@@ -1,11 +1,20 @@
 import type { AccountType } from "@hearth/contracts";
 import type { FinanceTx } from "../../db";
-import { Prisma } from "../../generated/prisma/client";
 import { calculatorAccountOf, classificationOf, openingStart } from "../../balances/balance-calculator";
 import { ACCOUNTABLE_TYPES } from "../../family-exports/sure-values";
 import { todayIso, yearsBefore } from "../../ledger/dates";
-import { risingIds } from "../../rules/sql-ids";
 import { requestAccountSync } from "../../syncs/sync-queue-queries";
+import {
+  keepNewAccounts,
+  insertOpeningValuations,
+  insertStagedAccounts,
+  newAccountIds,
+  setStagedTypes,
+  stageAccountRows,
+  stagedAccountCounts,
+  stagedTypeNames,
+  type StagedAccountType,
+} from "./account-import-queries";
 import { PublishError } from "./publish-error";
 import type { PublishTarget } from "./transaction-import-publisher";
 
@@ -119,21 +128,10 @@ export async function publishAccountImport(
   onProgress: (rowsDone: number) => Promise<void>,
 ): Promise<AccountPublishOutcome> {
   const { id: importId, familyId } = target;
-  await tx.$executeRaw`
-    CREATE TEMP TABLE account_import_stage ON COMMIT DROP AS
-    SELECT r.row_number,
-           r.values->>'account_type' AS type_name,
-           r.values->>'name' AS name,
-           (r.values->>'balance_cents')::bigint AS balance_cents,
-           r.values->>'currency' AS currency,
-           (r.values->>'balance_date')::date AS balance_date,
-           NULL::"AccountType" AS account_type, NULL::text AS subtype, NULL::"AccountClassification" AS classification,
-           NULL::bigint AS cash_share, NULL::uuid AS account_id
-      FROM import_rows r
-     WHERE r.import_id = ${importId}::uuid AND r.values IS NOT NULL`;
+  await stageAccountRows(tx, importId);
 
   // Types: every value the file uses must name one.
-  const typeNames = (await tx.$queryRaw<{ type_name: string }[]>`SELECT DISTINCT type_name FROM account_import_stage ORDER BY 1`).map((row) => row.type_name);
+  const typeNames = await stagedTypeNames(tx);
   const unknown = typeNames.filter((name) => accountTypeNamed(name) === null);
   if (unknown.length > 0) {
     const named = unknown.filter((name) => name.trim() !== "");
@@ -144,47 +142,21 @@ export async function publishAccountImport(
         : `Rows without an account type: give each row one of ${known}`,
     );
   }
-  const mapped = typeNames.map((name) => {
+  const mapped = typeNames.map((name): StagedAccountType => {
     const { accountType, subtype } = accountTypeNamed(name)!;
     // The share of the opening balance that is cash, as the accounts API splits it (1 or 0).
     const cashShare = openingStart(calculatorAccountOf(accountType), 1).endCashCents;
     return { name, accountType, subtype, classification: classificationOf(accountType), cashShare };
   });
-  await tx.$executeRaw`
-    UPDATE account_import_stage s
-       SET account_type = m.account_type::"AccountType", subtype = m.subtype,
-           classification = m.classification::"AccountClassification", cash_share = m.cash_share
-      FROM unnest(${mapped.map((m) => m.name)}::text[], ${mapped.map((m) => m.accountType)}::text[], ${mapped.map((m) => m.subtype)}::text[],
-                  ${mapped.map((m) => m.classification)}::text[], ${mapped.map((m) => m.cashShare)}::bigint[])
-           AS m(name, account_type, subtype, classification, cash_share)
-     WHERE s.type_name = m.name`;
+  await setStagedTypes(tx, mapped);
 
-  // One account per name (case aside, as rows find accounts by name): the family's, else the first row's.
-  const ids = risingIds();
-  await tx.$executeRaw`
-    WITH kept AS (
-      SELECT row_number, row_number() OVER (ORDER BY row_number) AS ordinal
-        FROM (SELECT DISTINCT ON (lower(name)) row_number, name FROM account_import_stage ORDER BY lower(name), row_number) firsts
-       WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.family_id = ${familyId}::uuid AND a.status <> 'pending_deletion' AND lower(a.name) = lower(firsts.name)))
-    UPDATE account_import_stage s SET account_id = ${ids(Prisma.sql`k.ordinal`)} FROM kept k WHERE k.row_number = s.row_number`;
+  await keepNewAccounts(tx, familyId);
+  await insertStagedAccounts(tx, familyId, importId);
+  await insertOpeningValuations(tx, familyId, importId, yearsBefore(todayIso(), 2));
 
-  await tx.$executeRaw`
-    INSERT INTO accounts (id, family_id, name, account_type, subtype, classification, currency, status, balance_cents, cash_balance_cents, import_id, created_at, updated_at)
-    SELECT account_id, ${familyId}::uuid, name, account_type, subtype, classification, currency, 'active', balance_cents, balance_cents * cash_share,
-           ${importId}::uuid, now(), now()
-      FROM account_import_stage WHERE account_id IS NOT NULL ORDER BY row_number`;
-  const valuationIds = risingIds();
-  await tx.$executeRaw`
-    INSERT INTO entries (id, family_id, account_id, kind, valuation_kind, date, name, amount_cents, currency, import_id, created_at, updated_at)
-    SELECT ${valuationIds(Prisma.sql`row_number() OVER (ORDER BY row_number)`)}, ${familyId}::uuid, account_id, 'valuation', 'opening_anchor',
-           COALESCE(balance_date, ${yearsBefore(todayIso(), 2)}::date), 'Opening balance', balance_cents, currency, ${importId}::uuid, now(), now()
-      FROM account_import_stage WHERE account_id IS NOT NULL ORDER BY row_number`;
-
-  const created = await tx.$queryRaw<{ account_id: string }[]>`
-    SELECT account_id FROM account_import_stage WHERE account_id IS NOT NULL ORDER BY row_number`;
-  for (const { account_id } of created) await requestAccountSync(tx, familyId, account_id, null);
-  const [bounds] = await tx.$queryRaw<{ last: number | null; total: number }[]>`
-    SELECT max(row_number) AS last, count(*)::int AS total FROM account_import_stage`;
-  await onProgress(bounds?.last ?? 0);
-  return { accounts: created.length, skipped_duplicates: (bounds?.total ?? 0) - created.length };
+  const created = await newAccountIds(tx);
+  for (const accountId of created) await requestAccountSync(tx, familyId, accountId, null);
+  const { last, total } = await stagedAccountCounts(tx);
+  await onProgress(last);
+  return { accounts: created.length, skipped_duplicates: total - created.length };
 }

@@ -1,6 +1,9 @@
 import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../categories/default-categories";
 import type { FinanceTx } from "../../db";
 import type { CategoryRowValues } from "../parsing/row-types";
+import { createCategories } from "./catalog-queries";
+import { familyCategoriesWithParents, updateCategories } from "./category-import-queries";
+import { importRows } from "./import-row-queries";
 import { PublishError } from "./publish-error";
 import type { PublishTarget } from "./transaction-import-publisher";
 
@@ -11,7 +14,7 @@ export interface CategoryPublishOutcome {
 
 type Classification = "income" | "expense";
 
-interface CategoryFields {
+export interface CategoryFields {
   color: string;
   icon: string;
   classification: Classification;
@@ -50,7 +53,7 @@ export async function publishCategoryImport(
   onProgress: (rowsDone: number) => Promise<void>,
 ): Promise<CategoryPublishOutcome> {
   const { familyId } = target;
-  const rows = await importRows(tx, target.id);
+  const rows = await categoryRows(tx, target.id);
   const states = await familyCategories(tx, familyId);
   const stateOf = (name: string): CategoryState => {
     let state = states.get(name);
@@ -82,8 +85,9 @@ export async function publishCategoryImport(
   const { created, changed } = finalFields(states);
   if (created.length > 0) {
     // A name another request took meanwhile is updated below like one the family had.
-    await tx.category.createMany({
-      data: created.map(([name, fields]) => ({
+    await createCategories(
+      tx,
+      created.map(([name, fields]) => ({
         familyId,
         name,
         color: fields.color,
@@ -91,38 +95,23 @@ export async function publishCategoryImport(
         classification: fields.classification,
         importId: target.id,
       })),
-      skipDuplicates: true,
-    });
+    );
   }
   const writes = [...created.filter(([, fields]) => fields.parent !== null), ...changed];
-  if (writes.length > 0) {
-    await tx.$executeRaw`
-      UPDATE categories c
-         SET color = u.color, icon = u.icon, classification = u.classification::"CategoryClassification", parent_id = p.id, updated_at = now()
-        FROM unnest(${writes.map(([name]) => name)}::text[], ${writes.map(([, f]) => f.color)}::text[], ${writes.map(([, f]) => f.icon)}::text[],
-                    ${writes.map(([, f]) => f.classification)}::text[], ${writes.map(([, f]) => f.parent)}::text[]) AS u(name, color, icon, classification, parent)
-        LEFT JOIN categories p ON p.family_id = ${familyId}::uuid AND p.name = u.parent
-       WHERE c.family_id = ${familyId}::uuid AND c.name = u.name`;
-  }
+  if (writes.length > 0) await updateCategories(tx, familyId, writes);
   await onProgress(rows.length);
   return { categories_created: created.length, categories_updated: changed.length };
 }
 
-async function importRows(tx: FinanceTx, importId: string): Promise<CategoryRow[]> {
-  const rows = await tx.importRow.findMany({
-    where: { importId },
-    select: { rowNumber: true, values: true },
-    orderBy: { rowNumber: "asc" },
-  });
+/** The rows that passed their checks, in file order. */
+async function categoryRows(tx: FinanceTx, importId: string): Promise<CategoryRow[]> {
+  const rows = await importRows(tx, importId);
   return rows.flatMap((row) => (row.values === null ? [] : [{ rowNumber: row.rowNumber, values: row.values as unknown as CategoryRowValues }]));
 }
 
 /** Every category of the family by name, with its parent's name. */
 async function familyCategories(tx: FinanceTx, familyId: string): Promise<Map<string, CategoryState>> {
-  const rows = await tx.category.findMany({
-    where: { familyId },
-    select: { name: true, color: true, icon: true, classification: true, parent: { select: { name: true } } },
-  });
+  const rows = await familyCategoriesWithParents(tx, familyId);
   return new Map(
     rows.map((row) => {
       const before: CategoryFields = { color: row.color, icon: row.icon, classification: row.classification, parent: row.parent?.name ?? null };

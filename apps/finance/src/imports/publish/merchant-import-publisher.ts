@@ -1,6 +1,8 @@
 import type { FinanceTx } from "../../db";
 import { planImport } from "../../merchants/merchant-import";
 import type { MerchantRowValues } from "../parsing/row-types";
+import { createMerchants, merchantNamesTaken } from "./catalog-queries";
+import { importRowValues } from "./import-row-queries";
 import type { PublishTarget } from "./transaction-import-publisher";
 
 export interface MerchantPublishOutcome {
@@ -22,19 +24,19 @@ export async function publishMerchantImport(
   onProgress: (rowsDone: number) => Promise<void>,
 ): Promise<MerchantPublishOutcome> {
   const { familyId } = target;
-  const rows = await tx.importRow.findMany({ where: { importId: target.id }, select: { values: true }, orderBy: { rowNumber: "asc" } });
+  const rows = await importRowValues(tx, target.id);
   const values = rows.flatMap((row) => (row.values === null ? [] : [row.values as unknown as MerchantRowValues]));
   const names = [...new Set(values.map((row) => row.name))];
-  const existing = await tx.merchant.findMany({ where: { familyId, name: { in: names } }, select: { name: true } });
+  const taken = new Set(await merchantNamesTaken(tx, familyId, names));
   const plan = planImport(
     values.map((row) => ({ name: row.name, ...(row.color !== null ? { color: row.color } : {}) })),
-    new Set(existing.map((merchant) => merchant.name)),
+    taken,
   );
   // A name another request took meanwhile is left out: skipped too.
-  const { count } = await tx.merchant.createMany({
-    data: plan.create.map((merchant) => ({ familyId, ...merchant, importId: target.id })),
-    skipDuplicates: true,
-  });
+  const count = await createMerchants(
+    tx,
+    plan.create.map((merchant) => ({ familyId, ...merchant, importId: target.id })),
+  );
   await onProgress(rows.length);
   return { merchants_created: count, merchants_skipped: plan.skipped + plan.create.length - count };
 }

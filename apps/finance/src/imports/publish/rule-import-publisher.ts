@@ -10,14 +10,24 @@ import {
   type RuleActionInput,
   type RuleConditionInput,
 } from "@hearth/contracts";
-import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../categories/default-categories";
 import type { FinanceTx } from "../../db";
 import { dateOf } from "../../ledger/dates";
-import { actionRows, conditionRows } from "../../rules/rule-rows";
 import { checkActionReferences, checkRoomForRule } from "../../rules/rule-validation";
-import { pickTagColor } from "../../tags/tag-colors";
+import { lockFamilyRules } from "../family-lock-queries";
 import type { RuleRowValues } from "../parsing/row-types";
+import { importRows } from "./import-row-queries";
 import { PublishError } from "./publish-error";
+import {
+  countFamilyRules,
+  createImportedRule,
+  makeReference,
+  referenceNamed,
+  referenceWithId,
+  replaceRuleContent,
+  transactionRulesNamed,
+  type MadeKind,
+  type ReferenceKind,
+} from "./rule-import-queries";
 import type { PublishTarget } from "./transaction-import-publisher";
 
 export interface RulePublishOutcome {
@@ -28,8 +38,6 @@ export interface RulePublishOutcome {
   merchants_created: number;
   tags_created: number;
 }
-
-type ReferenceKind = "Category" | "Merchant" | "Tag" | "Account";
 
 /** The conditions whose value names a record (Sure's exporter writes the first three as names). */
 const CONDITION_REFERENCES: Readonly<Record<string, ReferenceKind>> = RULE_CONDITION_REFERENCES;
@@ -65,12 +73,12 @@ interface PlannedRule {
 export async function publishRuleImport(tx: FinanceTx, target: PublishTarget, onProgress: (rowsDone: number) => Promise<void>): Promise<RulePublishOutcome> {
   const { familyId } = target;
   // rules.create's lock: parallel creates cannot pass the family's limit with this import.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`rules:${familyId}`}, 0))`;
-  const rows = await tx.importRow.findMany({ where: { importId: target.id }, select: { rowNumber: true, values: true }, orderBy: { rowNumber: "asc" } });
+  await lockFamilyRules(tx, familyId);
+  const rows = await importRows(tx, target.id);
   const outcome: RulePublishOutcome = { rules_created: 0, rules_updated: 0, categories_created: 0, merchants_created: 0, tags_created: 0 };
   const references = referenceResolver(tx, familyId, target.id, outcome);
   const existing = await existingRules(tx, familyId, rows);
-  let room = RULE_LIMITS.rulesPerFamily - (await tx.rule.count({ where: { familyId } }));
+  let room = RULE_LIMITS.rulesPerFamily - (await countFamilyRules(tx, familyId));
 
   const planned: PlannedRule[] = [];
   const plannedByName = new Map<string, PlannedRule>();
@@ -99,32 +107,19 @@ export async function publishRuleImport(tx: FinanceTx, target: PublishTarget, on
   for (const { rowNumber, existingId, rule } of planned) {
     await blamingRow(rowNumber, async () => {
       await checkActionReferences(tx, familyId, rule.actions);
-      const fields = { active: rule.active, effectiveDate: rule.effectiveDate === null ? null : dateOf(rule.effectiveDate) };
+      const content = {
+        active: rule.active,
+        effectiveDate: rule.effectiveDate === null ? null : dateOf(rule.effectiveDate),
+        conditions: rule.conditions,
+        actions: rule.actions,
+      };
       if (existingId !== null) {
-        // Sub-conditions go with their compound (ON DELETE CASCADE on parent_id).
-        await tx.rule.update({
-          where: { id: existingId },
-          data: {
-            ...fields,
-            conditions: { deleteMany: {}, create: conditionRows(rule.conditions) },
-            actions: { deleteMany: {}, create: actionRows(rule.actions) },
-          },
-        });
+        await replaceRuleContent(tx, existingId, content);
         outcome.rules_updated++;
         return;
       }
       await checkRoomForRule(tx, familyId);
-      await tx.rule.create({
-        data: {
-          familyId,
-          importId: target.id,
-          name: rule.name,
-          resourceType: "transaction",
-          ...fields,
-          conditions: { create: conditionRows(rule.conditions) },
-          actions: { create: actionRows(rule.actions) },
-        },
-      });
+      await createImportedRule(tx, { familyId, importId: target.id, name: rule.name, resourceType: "transaction", ...content });
       outcome.rules_created++;
     });
   }
@@ -140,11 +135,7 @@ async function existingRules(tx: FinanceTx, familyId: string, rows: { values: un
     if (name) names.add(name);
   }
   if (names.size === 0) return new Map();
-  const found = await tx.rule.findMany({
-    where: { familyId, resourceType: "transaction", name: { in: [...names] } },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { id: true, name: true },
-  });
+  const found = await transactionRulesNamed(tx, familyId, [...names]);
   // Newest first, so the oldest of a name is set last.
   return new Map(found.map((rule) => [rule.name ?? "", rule.id]));
 }
@@ -230,39 +221,8 @@ type ReferenceResolver = ReturnType<typeof referenceResolver>;
 function referenceResolver(tx: FinanceTx, familyId: string, importId: string, made: RulePublishOutcome) {
   const known = new Map<string, string>();
 
-  async function byId(kind: ReferenceKind, id: string): Promise<string | null> {
-    const where = { id, familyId };
-    const found =
-      kind === "Category"
-        ? await tx.category.findFirst({ where, select: { id: true } })
-        : kind === "Merchant"
-          ? await tx.merchant.findFirst({ where, select: { id: true } })
-          : kind === "Tag"
-            ? await tx.tag.findFirst({ where, select: { id: true } })
-            : await tx.account.findFirst({ where: { ...where, status: { not: "pending_deletion" } }, select: { id: true } });
-    return found?.id ?? null;
-  }
-
-  /** By exact name, as the unique keys compare; an account as the transaction import finds it (any case, the oldest). */
-  async function byName(kind: ReferenceKind, name: string): Promise<string | null> {
-    const key = { familyId_name: { familyId, name } };
-    const found =
-      kind === "Category"
-        ? await tx.category.findUnique({ where: key, select: { id: true } })
-        : kind === "Merchant"
-          ? await tx.merchant.findUnique({ where: key, select: { id: true } })
-          : kind === "Tag"
-            ? await tx.tag.findUnique({ where: key, select: { id: true } })
-            : await tx.account.findFirst({
-                where: { familyId, name: { equals: name, mode: "insensitive" }, status: { not: "pending_deletion" } },
-                orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-                select: { id: true },
-              });
-    return found?.id ?? null;
-  }
-
   /** Makes what Sure's RuleImport makes, with the defaults the API gives (a category's icon from its name, a tag's colour). */
-  async function make(kind: "Category" | "Merchant" | "Tag", name: string, where: string): Promise<string> {
+  async function make(kind: MadeKind, name: string, where: string): Promise<string> {
     const check =
       kind === "Category"
         ? CreateCategoryBodySchema.safeParse({ category: { name } })
@@ -271,17 +231,10 @@ function referenceResolver(tx: FinanceTx, familyId: string, importId: string, ma
           : CreateTagBodySchema.safeParse({ tag: { name } });
     if (!check.success)
       throw new RowProblem(`${where}: cannot make ${kind.toLowerCase()} "${shown(name)}": ${check.error.issues.map((i) => i.message).join("; ")}`);
-    if (kind === "Category") {
-      made.categories_created++;
-      return (await tx.category.create({ data: { familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name), importId }, select: { id: true } }))
-        .id;
-    }
-    if (kind === "Merchant") {
-      made.merchants_created++;
-      return (await tx.merchant.create({ data: { familyId, name, importId }, select: { id: true } })).id;
-    }
-    made.tags_created++;
-    return (await tx.tag.create({ data: { familyId, name, color: pickTagColor(), importId }, select: { id: true } })).id;
+    if (kind === "Category") made.categories_created++;
+    else if (kind === "Merchant") made.merchants_created++;
+    else made.tags_created++;
+    return makeReference(tx, familyId, importId, kind, name);
   }
 
   return {
@@ -292,14 +245,14 @@ function referenceResolver(tx: FinanceTx, familyId: string, importId: string, ma
       if (cached !== undefined) return cached;
       let id: string | null;
       if (UUID_TEXT.test(value)) {
-        id = await byId(kind, value.toLowerCase());
+        id = await referenceWithId(tx, familyId, kind, value.toLowerCase());
         if (id === null) throw new RowProblem(`${where}: no ${kind.toLowerCase()} of the family has the id ${value}`);
       } else {
-        id = await byName(kind, value);
+        id = await referenceNamed(tx, familyId, kind, value);
         if (id === null && (!makeWhenMissing || kind === "Account")) {
           throw new RowProblem(`${where}: the family has no ${kind.toLowerCase()} named "${shown(value)}"`);
         }
-        id ??= await make(kind as "Category" | "Merchant" | "Tag", value, where);
+        id ??= await make(kind as MadeKind, value, where);
       }
       known.set(cacheKey, id);
       return id;

@@ -1,6 +1,6 @@
 import type { FinanceTx } from "../../db";
-import { Prisma } from "../../generated/prisma/client";
 import { PublishError } from "./publish-error";
+import { liveAccountId, stageAccountsByName, stageOneAccount, unknownStagedAccountNames, type AccountStage } from "./staged-account-queries";
 import type { PublishTarget } from "./transaction-import-publisher";
 
 /**
@@ -9,26 +9,17 @@ import type { PublishTarget } from "./transaction-import-publisher";
  * account by name (the oldest of a name, as the list shows it first). Throws PublishError naming
  * up to ten names no account of the family has.
  */
-export async function resolveStagedAccounts(tx: FinanceTx, stage: "import_stage" | "trade_import_stage", target: PublishTarget): Promise<void> {
+export async function resolveStagedAccounts(tx: FinanceTx, stage: AccountStage, target: PublishTarget): Promise<void> {
   const { familyId } = target;
-  const table = Prisma.raw(stage);
   if (target.accountId) {
-    const [live] = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM accounts WHERE id = ${target.accountId}::uuid AND family_id = ${familyId}::uuid AND status <> 'pending_deletion' FOR SHARE`;
-    if (!live) throw new PublishError("The import's account no longer exists");
-    await tx.$executeRaw`UPDATE ${table} SET account_id = ${target.accountId}::uuid`;
+    if ((await liveAccountId(tx, familyId, target.accountId)) === null) throw new PublishError("The import's account no longer exists");
+    await stageOneAccount(tx, stage, target.accountId);
     return;
   }
-  await tx.$executeRaw`
-    UPDATE ${table} s SET account_id = a.id
-      FROM (SELECT DISTINCT ON (lower(name)) id, lower(name) AS key FROM accounts
-             WHERE family_id = ${familyId}::uuid AND status <> 'pending_deletion' ORDER BY lower(name), created_at, id) a
-     WHERE a.key = lower(s.account_name)`;
-  const unknown = await tx.$queryRaw<
-    { name: string | null }[]
-  >`SELECT DISTINCT account_name AS name FROM ${table} WHERE account_id IS NULL ORDER BY 1 LIMIT 10`;
+  await stageAccountsByName(tx, stage, familyId);
+  const unknown = await unknownStagedAccountNames(tx, stage);
   if (unknown.length === 0) return;
-  const named = unknown.flatMap((row) => (row.name === null ? [] : [`"${row.name}"`]));
+  const named = unknown.flatMap((name) => (name === null ? [] : [`"${name}"`]));
   throw new PublishError(
     named.length > 0 ? `No account of the family is named ${named.join(", ")}` : "Rows without an account: give the import an account_id or an account column",
   );

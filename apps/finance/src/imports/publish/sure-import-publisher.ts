@@ -1,9 +1,10 @@
 import type { FinanceTx } from "../../db";
-import { adjustTransactionCount, bumpLedgerVersion } from "../../ledger/ledger-version";
+import { adjustTransactionCount, bumpLedgerVersion } from "../../ledger/ledger-version-queries";
 import { requestAccountSync } from "../../syncs/sync-queue-queries";
 import { NdjsonContentError, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonReadResult } from "../ndjson";
 import { ImportParseError } from "../parsing";
 import { PublishError } from "./publish-error";
+import { familySettingsRow, storedImportContent } from "./sure-import-queries";
 import { publishAccounts } from "./sure/sure-accounts";
 import { publishBudgets } from "./sure/sure-budgets";
 import { publishCategories, publishMerchants, publishTags } from "./sure/sure-catalog";
@@ -27,8 +28,7 @@ const PUBLISH_LIMITS = { ...SURE_NDJSON_LIMITS, maxBytes: Number.MAX_SAFE_INTEGE
 
 /** The family's currency and the day its budget months start (Sure's defaults when it has no settings yet). */
 async function familySettings(tx: FinanceTx, familyId: string): Promise<{ currency: string; monthStartDay: number }> {
-  const [row] = await tx.$queryRaw<{ currency: string; month_start_day: number }[]>`
-    SELECT currency, month_start_day FROM family_settings WHERE family_id = ${familyId}::uuid`;
+  const row = await familySettingsRow(tx, familyId);
   return { currency: row?.currency ?? "USD", monthStartDay: row?.month_start_day ?? 1 };
 }
 
@@ -39,11 +39,11 @@ async function familySettings(tx: FinanceTx, familyId: string): Promise<{ curren
  */
 async function readStoredContent(tx: FinanceTx, target: PublishTarget, currency: string): Promise<SureNdjsonReadResult> {
   const { id, familyId } = target;
-  const [stored] = await tx.$queryRaw<{ content: string }[]>`SELECT content FROM imports WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid`;
-  if (!stored) throw new PublishError("The import no longer exists.");
+  const content = await storedImportContent(tx, familyId, id);
+  if (content === null) throw new PublishError("The import no longer exists.");
   let read: SureNdjsonReadResult;
   try {
-    read = await readSureNdjson(stored.content, PUBLISH_LIMITS, { defaultCurrency: currency, maxReportedProblems: PROBLEMS_NAMED, owner: { key: familyId } });
+    read = await readSureNdjson(content, PUBLISH_LIMITS, { defaultCurrency: currency, maxReportedProblems: PROBLEMS_NAMED, owner: { key: familyId } });
   } catch (err) {
     if (err instanceof NdjsonContentError || err instanceof ImportParseError) throw new PublishError(err.message);
     throw err;

@@ -1,6 +1,8 @@
 import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../categories/default-categories";
 import type { FinanceTx } from "../../db";
+import { createCategories } from "../publish/catalog-queries";
 import { publishTransactionImport, type PublishOutcome, type PublishTarget } from "../publish/transaction-import-publisher";
+import { categoriesNamed, parentChildPairs } from "./qif-category-queries";
 
 /**
  * Publishes a QifImport: first each "Parent:Child" category of its rows as Sure's
@@ -12,31 +14,24 @@ import { publishTransactionImport, type PublishOutcome, type PublishTarget } fro
  */
 export async function publishQifImport(tx: FinanceTx, target: PublishTarget, onProgress: (rowsDone: number) => Promise<void>): Promise<PublishOutcome> {
   const { familyId } = target;
-  const pairs = await tx.$queryRaw<{ parent: string; child: string }[]>`
-    SELECT DISTINCT r.values->>'category_parent' AS parent, r.values->>'category' AS child
-      FROM import_rows r
-     WHERE r.import_id = ${target.id}::uuid AND r.values->>'category_parent' IS NOT NULL AND r.values->>'category' <> ''
-     ORDER BY 1, 2`;
+  const pairs = await parentChildPairs(tx, target.id);
   if (pairs.length > 0) {
     const parentNames = [...new Set(pairs.map((pair) => pair.parent))];
-    await tx.category.createMany({
-      data: parentNames.map((name) => ({ familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name), importId: target.id })),
-      skipDuplicates: true,
-    });
-    const parents = await tx.category.findMany({
-      where: { familyId, name: { in: parentNames } },
-      select: { id: true, name: true, color: true, classification: true, parentId: true },
-    });
+    await createCategories(
+      tx,
+      parentNames.map((name) => ({ familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name), importId: target.id })),
+    );
+    const parents = await categoriesNamed(tx, familyId, parentNames);
     const parentNamed = new Map(parents.map((parent) => [parent.name, parent]));
-    await tx.category.createMany({
-      data: pairs.flatMap(({ parent, child }) => {
+    await createCategories(
+      tx,
+      pairs.flatMap(({ parent, child }) => {
         const found = parentNamed.get(parent);
         if (!found) return [];
         const parentId = found.parentId === null ? found.id : null;
         return [{ familyId, name: child, color: found.color, icon: suggestIcon(child), classification: found.classification, parentId, importId: target.id }];
       }),
-      skipDuplicates: true,
-    });
+    );
   }
   return publishTransactionImport(tx, target, onProgress);
 }

@@ -1,7 +1,7 @@
 import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb, FinanceTx } from "../../db";
-import { queueImportPublish } from "../import-publish-queue";
+import { queueImportPublish } from "../import-publish-queue-queries";
 import { FAMILY_IMPORT_BYTES, reserveImportBytes } from "../import-storage-budget";
 import type { CheckedChunk } from "./session-chunk-content";
 

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IdentityDb, IdentityTx } from "../../db";
+import { notifyFamilyMembers, notifyUsers } from "./credential-announcement-queries";
 
 /** The users whose credentials the current unit of work announced (see collectCredentialChanges). */
 const announced = new AsyncLocalStorage<Set<string>>();
@@ -26,15 +27,12 @@ export const CREDENTIAL_CHANNEL = "hearth_credentials";
  */
 export async function announceCredentialChange(db: IdentityDb | IdentityTx, userIds: readonly string[]): Promise<void> {
   if (userIds.length === 0) return;
-  await db.$executeRaw`SELECT pg_notify(${CREDENTIAL_CHANNEL}, id) FROM unnest(${[...userIds]}::text[]) AS id`;
+  await notifyUsers(db, CREDENTIAL_CHANNEL, userIds);
   for (const id of userIds) announced.getStore()?.add(id);
 }
 
 /** The same for every member of a family (before the family and its members are deleted). */
 export async function announceFamilyCredentialChange(tx: IdentityTx, familyId: string): Promise<void> {
-  // pg_notify answers void, which no client reads: it runs beside the ids, not among them.
-  const members = await tx.$queryRaw<{ id: string }[]>`
-    SELECT m.id FROM (SELECT user_id::text AS id FROM memberships WHERE family_id = ${familyId}::uuid) m
-      CROSS JOIN LATERAL (SELECT pg_notify(${CREDENTIAL_CHANNEL}, m.id)) sent`;
-  for (const { id } of members) announced.getStore()?.add(id);
+  const members = await notifyFamilyMembers(tx, CREDENTIAL_CHANNEL, familyId);
+  for (const id of members) announced.getStore()?.add(id);
 }

@@ -1,16 +1,14 @@
 import { classificationOf } from "../../../balances/balance-calculator";
 import { addDays, todayIso, yearsBefore } from "../../../ledger/dates";
 import type { SureAccountValues, SureNdjsonRecords } from "../../ndjson";
-import { centsColumn, chunksOf, column, inBatches, type SurePublishContext } from "./sure-publish-context";
+import { insertAccounts, insertOpeningBalances, type OpeningBalance } from "./sure-account-queries";
+import { chunksOf, inBatches, type SurePublishContext } from "./sure-publish-context";
 
 export interface AccountsOutcome {
   accounts: number;
   /** Opening-anchor valuations made from an account's balance (Sure's OpeningBalanceManager). */
   opening_balances: number;
 }
-
-/** The name Hearth gives an opening anchor (as accounts.create makes it). */
-const OPENING_BALANCE_NAME = "Opening balance";
 
 /**
  * Sure's oldest_import_entry_dates_by_account: each account's earliest activity in the file
@@ -47,47 +45,23 @@ function openingDateOf(account: SureAccountValues, oldestActivity: string | unde
  */
 export async function publishAccounts(context: SurePublishContext, records: SureNdjsonRecords): Promise<AccountsOutcome> {
   const { tx, familyId, importId } = context;
-  const accounts = records.Account.map((account) => ({ ...account, id: context.newId() }));
+  const accounts = records.Account.map((account) => ({ ...account, id: context.newId(), classification: classificationOf(account.account_type) }));
   for (const account of accounts) context.ids.set("accounts", account.source_id, account.id);
 
-  await inBatches(
-    context,
-    accounts,
-    (batch) =>
-      tx.$executeRaw`
-      INSERT INTO accounts (id, family_id, name, account_type, subtype, classification, currency, status, institution_name, institution_domain,
-                            balance_cents, cash_balance_cents, import_id, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.name, t.account_type::"AccountType", t.subtype, t.classification::"AccountClassification", t.currency,
-             t.status::"AccountStatus", t.institution_name, t.institution_domain, t.balance_cents, t.cash_balance_cents, ${importId}::uuid, now(), now()
-        FROM unnest(${column(batch, (a) => a.id)}::uuid[], ${column(batch, (a) => a.name)}::text[], ${column(batch, (a) => a.account_type)}::text[],
-                    ${column(batch, (a) => a.subtype)}::text[], ${column(batch, (a) => classificationOf(a.account_type))}::text[],
-                    ${column(batch, (a) => a.currency)}::text[], ${column(batch, (a) => a.status)}::text[],
-                    ${column(batch, (a) => a.institution_name)}::text[], ${column(batch, (a) => a.institution_domain)}::text[],
-                    ${centsColumn(batch, (a) => a.balance_cents)}::bigint[], ${centsColumn(batch, (a) => a.cash_balance_cents)}::bigint[])
-             WITH ORDINALITY AS t(id, name, account_type, subtype, classification, currency, status, institution_name, institution_domain,
-                                  balance_cents, cash_balance_cents, ordinal)
-       ORDER BY t.ordinal`,
-  );
+  await inBatches(context, accounts, (batch) => insertAccounts(tx, familyId, importId, batch));
 
   // Sure's skip_opening_balance_import?: an opening anchor in the file, or an authoritative history, makes none.
   const anchored = new Set(records.Valuation.filter((valuation) => valuation.kind === "opening_anchor").map((valuation) => valuation.account_id));
   const oldest = oldestActivityByAccount(records);
   const openings = accounts
     .filter((account) => !account.skip_opening_balance && !anchored.has(account.source_id))
-    .map((account) => ({
+    .map((account): OpeningBalance => ({
       id: context.newId(),
       accountId: account.id,
       date: openingDateOf(account, oldest.get(account.source_id)),
       cents: account.balance_cents,
       currency: account.currency,
     }));
-  for (const batch of chunksOf(openings)) {
-    await tx.$executeRaw`
-      INSERT INTO entries (id, family_id, account_id, kind, valuation_kind, date, name, amount_cents, currency, import_id, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.account_id, 'valuation', 'opening_anchor', t.date, ${OPENING_BALANCE_NAME}, t.cents, t.currency, ${importId}::uuid, now(), now()
-        FROM unnest(${column(batch, (o) => o.id)}::uuid[], ${column(batch, (o) => o.accountId)}::uuid[], ${column(batch, (o) => o.date)}::date[],
-                    ${centsColumn(batch, (o) => o.cents)}::bigint[], ${column(batch, (o) => o.currency)}::text[])
-             AS t(id, account_id, date, cents, currency)`;
-  }
+  for (const batch of chunksOf(openings)) await insertOpeningBalances(tx, familyId, importId, batch);
   return { accounts: accounts.length, opening_balances: openings.length };
 }

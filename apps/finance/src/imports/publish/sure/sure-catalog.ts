@@ -2,26 +2,33 @@ import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../../categories/default
 import { TAG_COLORS } from "../../../tags/tag-colors";
 import type { SureCategoryValues, SureMerchantValues, SureTagValues } from "../../ndjson";
 import { PublishError } from "../publish-error";
-import { column, inBatches, type SurePublishContext } from "./sure-publish-context";
-
-type Table = "categories" | "tags" | "merchants";
+import {
+  familyRowsNamed,
+  insertCategories,
+  insertMerchants,
+  insertTags,
+  markCategoriesSeeded,
+  type CatalogTable,
+  type NewCategory,
+  type NewTag,
+} from "./sure-catalog-queries";
+import { inBatches, type SurePublishContext } from "./sure-publish-context";
 
 /** The family's rows of `table` under the given names (names are unique per family). */
-async function existingByName<Row extends { id: string; name: string }>(context: SurePublishContext, table: Table, names: string[]): Promise<Map<string, Row>> {
+async function existingByName<Row extends { id: string; name: string }>(
+  context: SurePublishContext,
+  table: CatalogTable,
+  names: string[],
+): Promise<Map<string, Row>> {
   if (names.length === 0) return new Map();
-  const extra = table === "categories" ? ", parent_id::text AS parent_id" : "";
-  const rows = await context.tx.$queryRawUnsafe<Row[]>(
-    `SELECT id::text AS id, name${extra} FROM ${table} WHERE family_id = $1::uuid AND name = ANY($2::text[])`,
-    context.familyId,
-    names,
-  );
+  const rows = await familyRowsNamed<Row>(context.tx, context.familyId, table, names);
   return new Map(rows.map((row) => [row.name, row]));
 }
 
 /** Splits records into those the family has by name (mapped to its row) and new ones (given ids). */
 function mapOrMake<T extends { source_id: string; name: string }>(
   context: SurePublishContext,
-  kind: Table,
+  kind: CatalogTable,
   records: readonly T[],
   existing: Map<string, { id: string }>,
 ): (T & { id: string })[] {
@@ -64,24 +71,18 @@ export async function publishCategories(context: SurePublishContext, records: re
   }
   // Parents first: a subcategory's row names its parent's.
   const ordered = [...made.filter((category) => category.parent_id === null), ...made.filter((category) => category.parent_id !== null)];
-  await inBatches(
-    context,
-    ordered,
-    (batch) =>
-      context.tx.$executeRaw`
-      INSERT INTO categories (id, family_id, name, color, icon, classification, parent_id, import_id, created_at, updated_at)
-      SELECT t.id, ${context.familyId}::uuid, t.name, t.color, t.icon, t.classification::"CategoryClassification", t.parent_id, ${context.importId}::uuid, now(), now()
-        FROM unnest(${column(batch, (c) => c.id)}::uuid[], ${column(batch, (c) => c.name)}::text[],
-                    ${column(batch, (c) => c.color ?? DEFAULT_CATEGORY_COLOR)}::text[], ${column(batch, (c) => c.lucide_icon ?? suggestIcon(c.name))}::text[],
-                    ${column(batch, (c) => c.classification)}::text[], ${column(batch, (c) => context.ids.get("categories", c.parent_id))}::uuid[])
-             WITH ORDINALITY AS t(id, name, color, icon, classification, parent_id, ordinal)
-       ORDER BY t.ordinal`,
-  );
+  const rows = ordered.map((category): NewCategory => ({
+    id: category.id,
+    name: category.name,
+    color: category.color ?? DEFAULT_CATEGORY_COLOR,
+    icon: category.lucide_icon ?? suggestIcon(category.name),
+    classification: category.classification,
+    parentId: context.ids.get("categories", category.parent_id),
+  }));
+  await inBatches(context, rows, (batch) => insertCategories(context.tx, context.familyId, context.importId, batch));
   await context.linesDone(records.length - made.length);
-  if (records.length > 0) {
-    // The household brought its categories: Hearth's defaults are not added on its first category list.
-    await context.tx.$executeRaw`INSERT INTO category_defaults_seeded (family_id, seeded_at) VALUES (${context.familyId}::uuid, now()) ON CONFLICT DO NOTHING`;
-  }
+  // The household brought its categories: Hearth's defaults are not added on its first category list.
+  if (records.length > 0) await markCategoriesSeeded(context.tx, context.familyId);
   return { categories: made.length, categories_reused: records.length - made.length };
 }
 
@@ -93,17 +94,8 @@ export async function publishTags(context: SurePublishContext, records: readonly
     records.map((record) => record.name),
   );
   const made = mapOrMake(context, "tags", records, existing);
-  await inBatches(
-    context,
-    made,
-    (batch) =>
-      context.tx.$executeRaw`
-      INSERT INTO tags (id, family_id, name, color, import_id, created_at, updated_at)
-      SELECT t.id, ${context.familyId}::uuid, t.name, t.color, ${context.importId}::uuid, now(), now()
-        FROM unnest(${column(batch, (t) => t.id)}::uuid[], ${column(batch, (t) => t.name)}::text[], ${column(batch, (t) => t.color ?? TAG_COLORS[0])}::text[])
-             WITH ORDINALITY AS t(id, name, color, ordinal)
-       ORDER BY t.ordinal`,
-  );
+  const rows = made.map((tag): NewTag => ({ id: tag.id, name: tag.name, color: tag.color ?? TAG_COLORS[0] }));
+  await inBatches(context, rows, (batch) => insertTags(context.tx, context.familyId, context.importId, batch));
   await context.linesDone(records.length - made.length);
   return { tags: made.length, tags_reused: records.length - made.length };
 }
@@ -116,17 +108,7 @@ export async function publishMerchants(context: SurePublishContext, records: rea
     records.map((record) => record.name),
   );
   const made = mapOrMake(context, "merchants", records, existing);
-  await inBatches(
-    context,
-    made,
-    (batch) =>
-      context.tx.$executeRaw`
-      INSERT INTO merchants (id, family_id, kind, name, color, import_id, created_at, updated_at)
-      SELECT t.id, ${context.familyId}::uuid, 'FamilyMerchant', t.name, t.color, ${context.importId}::uuid, now(), now()
-        FROM unnest(${column(batch, (m) => m.id)}::uuid[], ${column(batch, (m) => m.name)}::text[], ${column(batch, (m) => m.color)}::text[])
-             WITH ORDINALITY AS t(id, name, color, ordinal)
-       ORDER BY t.ordinal`,
-  );
+  await inBatches(context, made, (batch) => insertMerchants(context.tx, context.familyId, context.importId, batch));
   await context.linesDone(records.length - made.length);
   return { merchants: made.length, merchants_reused: records.length - made.length };
 }

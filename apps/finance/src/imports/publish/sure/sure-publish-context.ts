@@ -1,6 +1,5 @@
 import type { FinanceTx } from "../../../db";
-import { Prisma } from "../../../generated/prisma/client";
-import { risingIds } from "../../../rules/sql-ids";
+import { risingIdOfOrdinalZero } from "../sure-import-queries";
 
 /** Rows per INSERT: the publish reports progress between them. */
 export const WRITE_BATCH = 5_000;
@@ -47,9 +46,7 @@ export interface SurePublishContext {
  * and random bits of a UUIDv7) with a counter after it, as risingIds appends a row's ordinal.
  */
 export async function idSource(tx: FinanceTx): Promise<() => string> {
-  const ids = risingIds();
-  const [row] = await tx.$queryRaw<{ id: string }[]>`SELECT ${ids(Prisma.sql`0`)}::text AS id`;
-  const prefix = row!.id.slice(0, -8);
+  const prefix = (await risingIdOfOrdinalZero(tx)).slice(0, -8);
   let next = 0;
   return () => `${prefix}${(++next).toString(16).padStart(8, "0")}`;
 }

@@ -8,21 +8,18 @@ import {
   RULE_CONDITION_REFERENCES,
   RULE_LIMITS,
 } from "@hearth/contracts";
-import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../../categories/default-categories";
 import { dateOf } from "../../../ledger/dates";
-import { actionRows, conditionRows } from "../../../rules/rule-rows";
 import { checkActionReferences } from "../../../rules/rule-validation";
-import { pickTagColor } from "../../../tags/tag-colors";
+import { lockFamilyRules } from "../../family-lock-queries";
 import type { SureOperand, SureRuleConditionValues, SureRuleValues, SureValueRef } from "../../ndjson";
 import { PublishError } from "../publish-error";
+import { countFamilyRules, createImportedRule, makeReference, referenceNamed, type MadeKind, type ReferenceKind } from "../rule-import-queries";
 import type { MappedKind, SurePublishContext } from "./sure-publish-context";
 
-type RefKind = "Category" | "Merchant" | "Tag" | "Account";
-
 /** The conditions and actions whose operand names a record: Sure's exporter writes the first three by name with a value_ref. */
-const CONDITION_REFS: Readonly<Record<string, RefKind>> = RULE_CONDITION_REFERENCES;
-const ACTION_REFS: Readonly<Record<string, RefKind>> = RULE_ACTION_REFERENCES;
-const MAPPED: Record<RefKind, MappedKind> = { Category: "categories", Merchant: "merchants", Tag: "tags", Account: "accounts" };
+const CONDITION_REFS: Readonly<Record<string, ReferenceKind>> = RULE_CONDITION_REFERENCES;
+const ACTION_REFS: Readonly<Record<string, ReferenceKind>> = RULE_ACTION_REFERENCES;
+const MAPPED: Record<ReferenceKind, MappedKind> = { Category: "categories", Merchant: "merchants", Tag: "tags", Account: "accounts" };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Why a rule of the file cannot be saved: the import fails naming its line. */
@@ -40,23 +37,16 @@ function operandResolver(context: SurePublishContext) {
   const byName = new Map<string, string>();
   let made = 0;
 
-  async function named(kind: Exclude<RefKind, "Account">, name: string): Promise<string> {
+  async function named(kind: MadeKind, name: string): Promise<string> {
     const key = `${kind}\u0000${name}`;
     const known = byName.get(key);
     if (known !== undefined) return known;
-    const where = { familyId_name: { familyId, name } };
-    const found =
-      kind === "Category"
-        ? await tx.category.findUnique({ where, select: { id: true } })
-        : kind === "Merchant"
-          ? await tx.merchant.findUnique({ where, select: { id: true } })
-          : await tx.tag.findUnique({ where, select: { id: true } });
-    const id = found?.id ?? (await make(kind, name));
+    const id = (await referenceNamed(tx, familyId, kind, name)) ?? (await make(kind, name));
     byName.set(key, id);
     return id;
   }
 
-  async function make(kind: Exclude<RefKind, "Account">, name: string): Promise<string> {
+  async function make(kind: MadeKind, name: string): Promise<string> {
     const check =
       kind === "Category"
         ? CreateCategoryBodySchema.safeParse({ category: { name } })
@@ -66,18 +56,14 @@ function operandResolver(context: SurePublishContext) {
     if (!check.success)
       throw new RuleProblem(`cannot make ${kind.toLowerCase()} ${JSON.stringify(name)}: ${check.error.issues.map((i) => i.message).join("; ")}`);
     made++;
-    const select = { id: true } as const;
-    if (kind === "Category")
-      return (await tx.category.create({ data: { familyId, name, color: DEFAULT_CATEGORY_COLOR, icon: suggestIcon(name), importId }, select })).id;
-    if (kind === "Merchant") return (await tx.merchant.create({ data: { familyId, name, importId }, select })).id;
-    return (await tx.tag.create({ data: { familyId, name, color: pickTagColor(), importId }, select })).id;
+    return makeReference(tx, familyId, importId, kind, name);
   }
 
   return {
     get made() {
       return made;
     },
-    async resolve(kind: RefKind | undefined, operand: SureOperand, ref: SureValueRef | null): Promise<string | null> {
+    async resolve(kind: ReferenceKind | undefined, operand: SureOperand, ref: SureValueRef | null): Promise<string | null> {
       if (operand === null) return null;
       if (kind === undefined || typeof operand === "boolean") return String(operand);
       const fromRef = ref?.id && (ref.type === null || ref.type === kind) ? ids.get(MAPPED[kind], ref.id) : null;
@@ -126,8 +112,8 @@ async function validRule(record: SureRuleValues, operands: OperandResolver) {
 export async function publishRules(context: SurePublishContext, records: readonly SureRuleValues[]) {
   const { tx, familyId } = context;
   if (records.length === 0) return { rules: 0, rule_references_created: 0 };
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`rules:${familyId}`}, 0))`;
-  const existing = await tx.rule.count({ where: { familyId } });
+  await lockFamilyRules(tx, familyId);
+  const existing = await countFamilyRules(tx, familyId);
   if (existing + records.length > RULE_LIMITS.rulesPerFamily) {
     throw new PublishError(`A family can have at most ${RULE_LIMITS.rulesPerFamily} rules: it has ${existing} and the file brings ${records.length}.`);
   }
@@ -136,18 +122,16 @@ export async function publishRules(context: SurePublishContext, records: readonl
     try {
       const rule = await validRule(record, operands);
       await checkActionReferences(tx, familyId, rule.actions);
-      await tx.rule.create({
-        data: {
-          id: context.newId(),
-          familyId,
-          importId: context.importId,
-          name: rule.name ?? null,
-          resourceType: rule.resource_type ?? "transaction",
-          active: rule.active ?? false,
-          effectiveDate: rule.effective_date ? dateOf(rule.effective_date) : null,
-          conditions: { create: conditionRows(rule.conditions ?? []) },
-          actions: { create: actionRows(rule.actions) },
-        },
+      await createImportedRule(tx, {
+        id: context.newId(),
+        familyId,
+        importId: context.importId,
+        name: rule.name ?? null,
+        resourceType: rule.resource_type ?? "transaction",
+        active: rule.active ?? false,
+        effectiveDate: rule.effective_date ? dateOf(rule.effective_date) : null,
+        conditions: rule.conditions ?? [],
+        actions: rule.actions,
       });
     } catch (err) {
       if (err instanceof RuleProblem) throw new PublishError(`Line ${record.line} Rule: ${err.message}`);

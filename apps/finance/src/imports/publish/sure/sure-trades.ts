@@ -1,10 +1,10 @@
 import { QTY_SCALE, toScaled } from "../../../holdings/fixed-point";
-import { todayIso } from "../../../ledger/dates";
 import { tradeAmountCents, tradeName } from "../../../trades/trade-amounts";
 import { MAX_HOLDING_ROWS } from "../../../trades/trade-repository";
 import type { SureAccountValues, SureTradeValues } from "../../ndjson";
 import { PublishError } from "../publish-error";
-import { centsColumn, column, inBatches, type SurePublishContext } from "./sure-publish-context";
+import { inBatches, type SurePublishContext } from "./sure-publish-context";
+import { accountsOverHoldingLimit, fillFamilySecurities, insertSecurities, insertTrades, type NewTrade } from "./sure-trade-queries";
 
 const quoted = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(", ");
 
@@ -18,24 +18,11 @@ async function securitiesFor(context: SurePublishContext, trades: readonly SureT
   const firsts = new Map<string, SureTradeValues>();
   for (const trade of trades) if (!firsts.has(trade.ticker)) firsts.set(trade.ticker, trade);
   const named = [...firsts.values()];
-  const existing = await tx.$queryRaw<{ id: string; ticker: string }[]>`
-    UPDATE securities s
-       SET name = CASE WHEN (s.name IS NULL OR s.name = s.ticker) AND f.name IS NOT NULL THEN f.name ELSE s.name END,
-           exchange_operating_mic = COALESCE(s.exchange_operating_mic, f.mic), updated_at = now()
-      FROM unnest(${column(named, (t) => t.ticker)}::text[], ${column(named, (t) => t.security_name)}::text[],
-                  ${column(named, (t) => t.exchange_operating_mic)}::text[]) AS f(ticker, name, mic)
-     WHERE s.family_id = ${familyId}::uuid AND s.ticker = f.ticker
-    RETURNING s.id::text AS id, s.ticker`;
+  const existing = await fillFamilySecurities(tx, familyId, named);
   const byTicker = new Map(existing.map((row) => [row.ticker, row.id]));
   const missing = named.filter((trade) => !byTicker.has(trade.ticker)).map((trade) => ({ ...trade, id: context.newId() }));
   for (const trade of missing) byTicker.set(trade.ticker, trade.id);
-  if (missing.length > 0) {
-    await tx.$executeRaw`
-      INSERT INTO securities (id, family_id, ticker, name, exchange_operating_mic, offline, kind, import_id, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.ticker, t.name, t.mic, true, 'standard', ${context.importId}::uuid, now(), now()
-        FROM unnest(${column(missing, (t) => t.id)}::uuid[], ${column(missing, (t) => t.ticker)}::text[], ${column(missing, (t) => t.security_name)}::text[],
-                    ${column(missing, (t) => t.exchange_operating_mic)}::text[]) AS t(id, ticker, name, mic)`;
-  }
+  if (missing.length > 0) await insertSecurities(tx, familyId, context.importId, missing);
   return { byTicker, created: missing.length };
 }
 
@@ -71,7 +58,7 @@ export async function publishTrades(context: SurePublishContext, trades: readonl
     throw new PublishError(`${lines.join(", ")}: trades go to investment or crypto accounts only, not ${quoted(names.slice(0, 5))}.`);
   }
   const { byTicker, created } = trades.length > 0 ? await securitiesFor(context, trades) : { byTicker: new Map<string, string>(), created: 0 };
-  const rows = trades.map((trade) => ({
+  const rows = trades.map((trade): NewTrade => ({
     ...trade,
     id: context.newId(),
     accountId: context.ids.required("accounts", trade.account_id, trade.line),
@@ -79,38 +66,17 @@ export async function publishTrades(context: SurePublishContext, trades: readonl
     feeCents: feeOf(trade),
     ...nameAndLabel(trade),
   }));
-  await inBatches(context, rows, async (batch) => {
-    await tx.$executeRaw`
-      INSERT INTO entries (id, family_id, account_id, kind, date, name, amount_cents, currency, import_id, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.account_id, 'trade', t.date, t.name, t.amount_cents, t.currency, ${importId}::uuid, now(), now()
-        FROM unnest(${column(batch, (t) => t.id)}::uuid[], ${column(batch, (t) => t.accountId)}::uuid[], ${column(batch, (t) => t.date)}::date[],
-                    ${column(batch, (t) => t.name)}::text[], ${centsColumn(batch, (t) => t.amount_cents)}::bigint[], ${column(batch, (t) => t.currency)}::text[])
-             WITH ORDINALITY AS t(id, account_id, date, name, amount_cents, currency, ordinal)
-       ORDER BY t.ordinal`;
-    await tx.$executeRaw`
-      INSERT INTO trades (entry_id, family_id, security_id, qty, price, fee_cents, currency, investment_activity_label, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.security_id, t.qty, t.price, t.fee_cents, t.currency, t.label, now(), now()
-        FROM unnest(${column(batch, (t) => t.id)}::uuid[], ${column(batch, (t) => t.securityId)}::uuid[], ${column(batch, (t) => t.qty)}::numeric[],
-                    ${column(batch, (t) => t.price)}::numeric[], ${centsColumn(batch, (t) => t.feeCents)}::bigint[], ${column(batch, (t) => t.currency)}::text[],
-                    ${column(batch, (t) => t.label)}::text[])
-             AS t(id, security_id, qty, price, fee_cents, currency, label)`;
-  });
+  await inBatches(context, rows, (batch) => insertTrades(tx, familyId, importId, batch));
   if (rows.length > 0) await assertHoldingsWithinLimit(context, [...new Set(rows.map((row) => row.accountId))]);
   return { trades: rows.length, securities_created: created };
 }
 
 /** The trades API's bound on daily holdings (securities x days since each one's first trade), for each account the import gave trades. */
 async function assertHoldingsWithinLimit(context: SurePublishContext, accountIds: string[]): Promise<void> {
-  const over = await context.tx.$queryRaw<{ name: string }[]>`
-    SELECT a.name FROM accounts a
-      JOIN (SELECT e.account_id, min(e.date) AS first_date FROM entries e JOIN trades t ON t.entry_id = e.id
-             WHERE e.account_id = ANY(${accountIds}::uuid[]) AND t.qty <> 0 GROUP BY e.account_id, t.security_id) f ON f.account_id = a.id
-     GROUP BY a.id, a.name
-    HAVING sum(GREATEST(${todayIso()}::date - f.first_date + 1, 0)) > ${MAX_HOLDING_ROWS}
-     ORDER BY a.name LIMIT 5`;
+  const over = await accountsOverHoldingLimit(context.tx, accountIds);
   if (over.length > 0) {
     throw new PublishError(
-      `An account holds at most ${MAX_HOLDING_ROWS.toLocaleString("en")} daily holdings (securities x days since each one's first trade): ${quoted(over.map((row) => row.name))} would hold more.`,
+      `An account holds at most ${MAX_HOLDING_ROWS.toLocaleString("en")} daily holdings (securities x days since each one's first trade): ${quoted(over)} would hold more.`,
     );
   }
 }

@@ -1,20 +1,6 @@
-import type { SureTransactionKind, SureTransactionValues } from "../../ndjson";
-import { centsColumn, chunksOf, column, inBatches, type SurePublishContext } from "./sure-publish-context";
-
-interface TransactionEntry {
-  id: string;
-  accountId: string;
-  date: string;
-  amountCents: bigint;
-  currency: string;
-  name: string;
-  notes: string | null;
-  excluded: boolean;
-  categoryId: string | null;
-  merchantId: string | null;
-  kind: SureTransactionKind;
-  tagIds: string[];
-}
+import type { SureTransactionValues } from "../../ndjson";
+import { chunksOf, inBatches, type SurePublishContext } from "./sure-publish-context";
+import { insertEntryTags, insertTransactionEntries, type TransactionEntry } from "./sure-transaction-queries";
 
 export interface TransactionsOutcome {
   transactions: number;
@@ -86,24 +72,9 @@ export async function publishTransactions(context: SurePublishContext, records: 
   await inBatches(context, records, async (batch) => {
     const entries = batch.flatMap((record) => entriesOf(context, record));
     written += entries.length;
-    await tx.$executeRaw`
-      INSERT INTO entries (id, family_id, account_id, kind, transaction_kind, date, name, amount_cents, currency, notes, excluded,
-                           category_id, merchant_id, import_id, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.account_id, 'transaction', t.kind::"TransactionKind", t.date, t.name, t.amount_cents, t.currency, t.notes,
-             t.excluded, t.category_id, t.merchant_id, ${importId}::uuid, now(), now()
-        FROM unnest(${column(entries, (e) => e.id)}::uuid[], ${column(entries, (e) => e.accountId)}::uuid[], ${column(entries, (e) => e.kind)}::text[],
-                    ${column(entries, (e) => e.date)}::date[], ${column(entries, (e) => e.name)}::text[], ${centsColumn(entries, (e) => e.amountCents)}::bigint[],
-                    ${column(entries, (e) => e.currency)}::text[], ${column(entries, (e) => e.notes)}::text[], ${column(entries, (e) => e.excluded)}::boolean[],
-                    ${column(entries, (e) => e.categoryId)}::uuid[], ${column(entries, (e) => e.merchantId)}::uuid[])
-             WITH ORDINALITY AS t(id, account_id, kind, date, name, amount_cents, currency, notes, excluded, category_id, merchant_id, ordinal)
-       ORDER BY t.ordinal`;
+    await insertTransactionEntries(tx, familyId, importId, entries);
     const tags = entries.flatMap((entry) => entry.tagIds.map((tagId) => ({ entryId: entry.id, tagId })));
-    for (const chunk of chunksOf(tags)) {
-      await tx.$executeRaw`
-        INSERT INTO entry_tags (entry_id, tag_id)
-        SELECT * FROM unnest(${column(chunk, (t) => t.entryId)}::uuid[], ${column(chunk, (t) => t.tagId)}::uuid[])
-        ON CONFLICT DO NOTHING`;
-    }
+    for (const chunk of chunksOf(tags)) await insertEntryTags(tx, chunk);
   });
   return { transactions: written, split_transactions: records.filter((record) => record.split_lines.length > 0).length };
 }

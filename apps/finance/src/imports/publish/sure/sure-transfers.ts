@@ -1,14 +1,8 @@
-import type { AccountType } from "@hearth/contracts";
-import { familyCategoryNamed, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "../../../transfers/transfer-categories";
+import { familyCategoryNamed, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "../../../transfers/transfer-category-queries";
 import { createdOutflowKindOf } from "../../../transfers/transfer-kinds";
 import type { SureRejectedTransferValues, SureTransferValues } from "../../ndjson";
-import { chunksOf, column, inBatches, type SurePublishContext } from "./sure-publish-context";
-
-interface Pair {
-  id: string;
-  inflow: string;
-  outflow: string;
-}
+import { chunksOf, inBatches, type SurePublishContext } from "./sure-publish-context";
+import { insertRejectedTransfers, insertTransfers, markInflowsFundsMovement, setOutflowKinds, transferSides, type TransferPair } from "./sure-transfer-queries";
 
 /** The pairs both of whose transactions were written (a split transaction's own id names none). */
 function mappedPairs<T extends { inflow_transaction_id: string; outflow_transaction_id: string }>(context: SurePublishContext, records: readonly T[]) {
@@ -25,25 +19,15 @@ function mappedPairs<T extends { inflow_transaction_id: string; outflow_transact
  * outside one, else a movement of funds), the inflow a movement of funds; an uncategorised
  * contribution goes to the family's Investment Contributions category.
  */
-async function applyTransferKinds(context: SurePublishContext, pairs: readonly Pair[]): Promise<void> {
+async function applyTransferKinds(context: SurePublishContext, pairs: readonly TransferPair[]): Promise<void> {
   const { tx, familyId } = context;
-  const sides = await tx.$queryRaw<{ outflow: string; inflow_type: AccountType; outflow_type: AccountType; uncategorized: boolean }[]>`
-    SELECT p.outflow::text AS outflow, ia.account_type::text AS inflow_type, oa.account_type::text AS outflow_type, o.category_id IS NULL AS uncategorized
-      FROM unnest(${column(pairs, (p) => p.inflow)}::uuid[], ${column(pairs, (p) => p.outflow)}::uuid[]) AS p(inflow, outflow)
-      JOIN entries i ON i.id = p.inflow JOIN accounts ia ON ia.id = i.account_id
-      JOIN entries o ON o.id = p.outflow JOIN accounts oa ON oa.id = o.account_id`;
+  const sides = await transferSides(tx, pairs);
   const kinds = sides.map((side) => ({ ...side, kind: createdOutflowKindOf(side.outflow_type, side.inflow_type) }));
   const contributionCategory = kinds.some((side) => side.kind === "investment_contribution" && side.uncategorized)
     ? await familyCategoryNamed(tx, familyId, INVESTMENT_CONTRIBUTIONS_CATEGORY)
     : null;
-  await tx.$executeRaw`
-    UPDATE entries e SET transaction_kind = 'funds_movement', updated_at = now()
-      FROM unnest(${column(pairs, (p) => p.inflow)}::uuid[]) AS p(inflow) WHERE e.id = p.inflow`;
-  await tx.$executeRaw`
-    UPDATE entries e SET transaction_kind = k.kind::"TransactionKind",
-                         category_id = CASE WHEN k.kind = 'investment_contribution' THEN COALESCE(e.category_id, ${contributionCategory}::uuid) ELSE e.category_id END,
-                         updated_at = now()
-      FROM unnest(${column(kinds, (k) => k.outflow)}::uuid[], ${column(kinds, (k) => k.kind)}::text[]) AS k(outflow, kind) WHERE e.id = k.outflow`;
+  await markInflowsFundsMovement(tx, pairs);
+  await setOutflowKinds(tx, kinds, contributionCategory);
 }
 
 /**
@@ -54,18 +38,9 @@ async function applyTransferKinds(context: SurePublishContext, pairs: readonly P
 export async function publishTransfers(context: SurePublishContext, transfers: readonly SureTransferValues[], rejected: readonly SureRejectedTransferValues[]) {
   const { tx, familyId } = context;
   const pairs = mappedPairs(context, transfers);
-  const linked: Pair[] = [];
+  const linked: TransferPair[] = [];
   await inBatches(context, pairs, async (batch) => {
-    const rows = await tx.$queryRaw<Pair[]>`
-      INSERT INTO transfers (id, family_id, inflow_entry_id, outflow_entry_id, status, notes, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.inflow, t.outflow, t.status::"TransferStatus", t.notes, now(), now()
-        FROM unnest(${column(batch, (p) => p.id)}::uuid[], ${column(batch, (p) => p.inflow)}::uuid[], ${column(batch, (p) => p.outflow)}::uuid[],
-                    ${column(batch, (p) => p.status)}::text[], ${column(batch, (p) => p.notes)}::text[])
-             WITH ORDINALITY AS t(id, inflow, outflow, status, notes, ordinal)
-       ORDER BY t.ordinal
-      ON CONFLICT DO NOTHING
-      RETURNING id::text AS id, inflow_entry_id::text AS inflow, outflow_entry_id::text AS outflow`;
-    linked.push(...rows);
+    linked.push(...(await insertTransfers(tx, familyId, batch)));
   });
   await context.linesDone(transfers.length - pairs.length);
   for (const chunk of chunksOf(linked)) await applyTransferKinds(context, chunk);
@@ -73,13 +48,7 @@ export async function publishTransfers(context: SurePublishContext, transfers: r
   const rejections = mappedPairs(context, rejected);
   let rejectedWritten = 0;
   await inBatches(context, rejections, async (batch) => {
-    rejectedWritten += await tx.$executeRaw`
-      INSERT INTO rejected_transfers (id, family_id, inflow_entry_id, outflow_entry_id, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.inflow, t.outflow, now(), now()
-        FROM unnest(${column(batch, (p) => p.id)}::uuid[], ${column(batch, (p) => p.inflow)}::uuid[], ${column(batch, (p) => p.outflow)}::uuid[])
-             WITH ORDINALITY AS t(id, inflow, outflow, ordinal)
-       ORDER BY t.ordinal
-      ON CONFLICT DO NOTHING`;
+    rejectedWritten += await insertRejectedTransfers(tx, familyId, batch);
   });
   await context.linesDone(rejected.length - rejections.length);
   return {

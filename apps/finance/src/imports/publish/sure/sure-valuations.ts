@@ -1,5 +1,6 @@
 import type { SureValuationValues } from "../../ndjson";
-import { centsColumn, column, inBatches, type SurePublishContext } from "./sure-publish-context";
+import { inBatches, type SurePublishContext } from "./sure-publish-context";
+import { insertValuations } from "./sure-valuation-queries";
 
 /**
  * import_valuations: each Valuation record an entry of kind valuation of its account (with the
@@ -9,18 +10,6 @@ import { centsColumn, column, inBatches, type SurePublishContext } from "./sure-
 export async function publishValuations(context: SurePublishContext, records: readonly SureValuationValues[]) {
   const { tx, familyId, importId } = context;
   const rows = records.map((record) => ({ ...record, id: context.newId(), accountId: context.ids.required("accounts", record.account_id, record.line) }));
-  await inBatches(
-    context,
-    rows,
-    (batch) =>
-      tx.$executeRaw`
-      INSERT INTO entries (id, family_id, account_id, kind, valuation_kind, date, name, amount_cents, currency, import_id, created_at, updated_at)
-      SELECT t.id, ${familyId}::uuid, t.account_id, 'valuation', t.kind::"ValuationKind", t.date, t.name, t.amount_cents, t.currency, ${importId}::uuid, now(), now()
-        FROM unnest(${column(batch, (v) => v.id)}::uuid[], ${column(batch, (v) => v.accountId)}::uuid[], ${column(batch, (v) => v.kind)}::text[],
-                    ${column(batch, (v) => v.date)}::date[], ${column(batch, (v) => v.name)}::text[], ${centsColumn(batch, (v) => v.amount_cents)}::bigint[],
-                    ${column(batch, (v) => v.currency)}::text[])
-             WITH ORDINALITY AS t(id, account_id, kind, date, name, amount_cents, currency, ordinal)
-       ORDER BY t.ordinal`,
-  );
+  await inBatches(context, rows, (batch) => insertValuations(tx, familyId, importId, batch));
   return { valuations: rows.length };
 }
