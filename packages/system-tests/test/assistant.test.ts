@@ -64,7 +64,9 @@ beforeAll(async () => {
     adminUrl: testPostgresAdminUrl(),
     assistant: {
       providers: [steered, createOpenAiCompatibleProvider({ baseUrl: completions.baseUrl, apiKey: MODEL_KEY, models: ["test-gpt"], timeoutMs: 5000 })],
-      replyTimeoutMs: 3000,
+      // Past 40 tool calls (the "loop forever" case) even on a busy CI machine, where 3 s once ran out
+      // first (CI run s26a); the "hang on" case waits it out.
+      replyTimeoutMs: 10_000,
     },
   });
   api = apiClient(system.url);
