@@ -10,7 +10,8 @@ import { ASSISTANT_TOOLS, routes, type Actor, type AssistantToolName, type Route
 import { createServiceClient, type ServiceCall } from "@hearth/service-kit";
 import { createFreshDatabases, freePort, testPostgresAdminUrl, type FreshDatabases } from "@hearth/test-kit";
 import { createAssistantTools } from "../src/assistant/tools";
-import { budgetPeriodOf, currentBudgetMonth } from "../src/assistant/tools/budget-tool";
+import { periodOfMonth } from "@hearth/contracts";
+import { currentBudgetMonth } from "../src/assistant/tools/budget-tool";
 import { createFinanceClient, type FinanceCall } from "../src/finance-client";
 import { contextOf, newActor } from "./support";
 
@@ -166,8 +167,8 @@ describe("assistant tools: specs", () => {
 
 describe("assistant tools: budget months", () => {
   it("name the budget period starting in a month, with the family's month start day", () => {
-    expect(budgetPeriodOf("2025-02", 1)).toEqual({ start: "2025-02-01", end: "2025-02-28" });
-    expect(budgetPeriodOf("2024-12", 15)).toEqual({ start: "2024-12-15", end: "2025-01-14" });
+    expect(periodOfMonth("2025-02", 1)).toEqual({ start: "2025-02-01", end: "2025-02-28" });
+    expect(periodOfMonth("2024-12", 15)).toEqual({ start: "2024-12-15", end: "2025-01-14" });
     expect(currentBudgetMonth("2025-03-10", 1)).toBe("2025-03");
     expect(currentBudgetMonth("2025-03-10", 15)).toBe("2025-02");
     expect(currentBudgetMonth("2025-01-14", 15)).toBe("2024-12");

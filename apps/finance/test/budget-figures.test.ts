@@ -2,7 +2,8 @@
 // budget_category_test.rb (amounts in dollars there, cents here).
 import { describe, expect, it } from "vitest";
 import { actualSpendingOf, budgetFigures, lineFigures, rolledUpFlows, type BudgetLine, type FamilyCategory } from "../src/budgets/budget-figures";
-import { budgetNameOf, budgetableRange, periodContaining, periodShifted } from "../src/budgets/budget-periods";
+import { periodContaining, periodShifted } from "@hearth/contracts";
+import { budgetNameOf, budgetableRange } from "../src/budgets/budget-periods";
 
 describe("budget periods", () => {
   it("follow the family's month start day, ending the day before the next start", () => {

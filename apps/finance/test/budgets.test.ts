@@ -3,7 +3,7 @@
 // the spec's rollover.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BudgetCategorySchema, BudgetLinesSchema, BudgetSchema } from "@hearth/contracts";
-import { periodContaining, periodShifted } from "../src/budgets/budget-periods";
+import { periodContaining, periodShifted } from "@hearth/contracts";
 import { addDays, todayIso } from "../src/ledger/dates";
 import { contextOf, expectAppError, financeAs, newActor, settled, startFinance, type RunningFinance } from "./support";
 

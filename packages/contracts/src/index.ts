@@ -41,5 +41,6 @@ export * from "./resources/provider-connections";
 export * from "./events/audit-events";
 export * from "./openapi";
 export * from "./money";
+export * from "./budget-periods";
 export * from "./access";
 export { AI_READ, AI_WRITE } from "./route-access";

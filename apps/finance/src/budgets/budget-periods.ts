@@ -1,38 +1,8 @@
-// Budget periods as Sure's Budget.period_for and Family#custom_month_start_for give them: a
-// period starts on the family's month_start_day (1..28) and ends the day before the next start.
-import { dayNumberToIso, isoToDayNumber } from "../balances/calendar-days";
+// Sure's rules about budget periods (their names, which ones may have a budget); the periods
+// themselves are the contracts' (budget-periods.ts), shared with the assistant.
+import { periodContaining, periodShifted, type BudgetPeriod } from "@hearth/contracts";
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-
-export interface BudgetPeriod {
-  start: string;
-  end: string;
-}
-
-function iso(year: number, month: number, day: number): string {
-  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-}
-
-/** The start of the period `months` after the one starting in (year, month). */
-function shifted(year: number, month: number, months: number): { year: number; month: number } {
-  const index = year * 12 + (month - 1) + months;
-  return { year: Math.floor(index / 12), month: (index % 12) + 1 };
-}
-
-/** The period that contains `date` (ISO) for a family whose months start on `monthStartDay`. */
-export function periodContaining(date: string, monthStartDay: number): BudgetPeriod {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const first = day >= monthStartDay ? { year, month } : shifted(year, month, -1);
-  const next = shifted(first.year, first.month, 1);
-  return { start: iso(first.year, first.month, monthStartDay), end: dayNumberToIso(isoToDayNumber(iso(next.year, next.month, monthStartDay)) - 1) };
-}
-
-/** The period `months` before (negative) or after the one starting on `start`, keeping its start day. */
-export function periodShifted(start: string, months: number): BudgetPeriod {
-  const [year, month, day] = start.split("-").map(Number) as [number, number, number];
-  const moved = shifted(year, month, months);
-  return periodContaining(iso(moved.year, moved.month, day), day);
-}
 
 function isWholeMonth({ start, end }: BudgetPeriod): boolean {
   return start.endsWith("-01") && periodContaining(start, 1).end === end;

@@ -1,10 +1,10 @@
-import { AppError, type BodyOf, type QueryOf } from "@hearth/contracts";
+import { AppError, periodContaining, type BodyOf, type QueryOf } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
 import type { Budget } from "../generated/prisma/client";
 import { addDays, dateOf, isoDateOf, todayIso } from "../ledger/dates";
 import { centsIn } from "../ledger/money";
 import { periodActuals, type PeriodActuals } from "./budget-actuals";
-import { budgetableRange, periodContaining } from "./budget-periods";
+import { budgetableRange } from "./budget-periods";
 
 type BudgetChanges = BodyOf<"budgets.update">["budget"];
 type LineChanges = BodyOf<"budgetCategories.update">["budget_category"];

@@ -1,23 +1,10 @@
-import type { AssistantBudgetLine, BudgetCategory } from "@hearth/contracts";
+import { periodContaining, periodOfMonth, type AssistantBudgetLine, type BudgetCategory } from "@hearth/contracts";
 import type { FinanceClient } from "../../finance-client";
 import { todayIn } from "../today";
 import { ToolRefusal, type ToolHandlers } from "./tool-handlers";
 
-const pad = (value: number) => String(value).padStart(2, "0");
-
-/** The budget period of `month` (YYYY-MM) for a family whose months start on `startDay`: its first and last day. */
-export function budgetPeriodOf(month: string, startDay: number): { start: string; end: string } {
-  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
-  const nextStart = new Date(Date.UTC(year, monthNumber, startDay)); // monthNumber is 1-based: the next month
-  return { start: `${month}-${pad(startDay)}`, end: new Date(nextStart.getTime() - 86_400_000).toISOString().slice(0, 10) };
-}
-
-/** The month whose budget period contains `today`: before the start day, the period began the month before. */
-export function currentBudgetMonth(today: string, startDay: number): string {
-  const [year, month, day] = today.split("-").map(Number) as [number, number, number];
-  const index = year * 12 + (month - 1) - (day < startDay ? 1 : 0);
-  return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
-}
+/** The month (YYYY-MM) whose budget period contains `today`: before the start day, the period began the month before. */
+export const currentBudgetMonth = (today: string, startDay: number): string => periodContaining(today, startDay).start.slice(0, 7);
 
 /**
  * get_budget: the budget's own figures, and a line for each category that has a limit or spending
@@ -29,7 +16,7 @@ export function budgetTool(finance: FinanceClient): Pick<ToolHandlers, "get_budg
     async get_budget(args) {
       const settings = await finance.call("familySettings.get", {});
       const month = args.month ?? currentBudgetMonth(todayIn(settings.timezone), settings.month_start_day);
-      const period = budgetPeriodOf(month, settings.month_start_day);
+      const period = periodOfMonth(month, settings.month_start_day);
       const { budgets } = await finance.call("budgets.list", { start_date: period.start, end_date: period.end, per_page: 5 });
       const summary = budgets.find((budget) => budget.start_date === period.start);
       if (!summary)

@@ -1,4 +1,4 @@
-import type { BudgetPeriod } from "../../../budgets/budget-periods";
+import type { BudgetPeriod } from "@hearth/contracts";
 import type { FinanceTx } from "../../../db";
 import type { SureBudgetCategoryValues, SureBudgetValues } from "../../ndjson";
 import { centsColumn, column } from "./sure-publish-context";

@@ -1,4 +1,4 @@
-import { periodContaining } from "../../../budgets/budget-periods";
+import { periodContaining } from "@hearth/contracts";
 import { lockFamilyBudgets } from "../../family-lock-queries";
 import type { SureBudgetCategoryValues, SureBudgetValues } from "../../ndjson";
 import { budgetsStartingOn, fillBudgetAmounts, insertBudgets, upsertBudgetLines, type BudgetLine, type PeriodBudget } from "./sure-budget-queries";
