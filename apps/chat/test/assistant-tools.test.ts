@@ -12,7 +12,8 @@ import { createFreshDatabases, freePort, testPostgresAdminUrl, type FreshDatabas
 import { createAssistantTools } from "../src/assistant/tools";
 import { periodOfMonth } from "@hearth/contracts";
 import { currentBudgetMonth } from "../src/assistant/tools/budget-tool";
-import { createFinanceClient, type FinanceCall } from "../src/finance-client";
+import type { BoundServiceCall } from "@hearth/service-kit";
+import { createFinanceClient } from "../src/finance-client";
 import { contextOf, newActor } from "./support";
 
 /** Where finance's `npm start` runs: chat's tests may not import finance, so it runs as its own process, as deployed. */
@@ -78,7 +79,7 @@ afterAll(async () => {
 
 /** Finance bound to an actor, as the reply runner binds it. */
 const financeFor =
-  (actor: Actor): FinanceCall =>
+  (actor: Actor): BoundServiceCall =>
   (procedure, kind, input) =>
     asChat(procedure, kind, input, contextOf(actor));
 

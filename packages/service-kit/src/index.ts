@@ -21,6 +21,7 @@ export { t, actorProcedure, internalProcedure, appErrorToTrpc, type ActorContext
 export { buildServiceRouter, inputSchemaOf, type RouteHandler, type RouteHandlers, type InternalHandlers, type InternalCallContext } from "./trpc/implement";
 export { createServiceServer, databaseReadiness, listen, type RunningServer, type ServiceDeps, type ServiceServerOptions } from "./trpc/service-server";
 export { createServiceClient, SerializedInput, type ServiceCall, type CallKind, type ServiceClientOptions } from "./trpc/service-client";
+export { createTypedServiceClient, type BoundServiceCall, type ProcedureOf, type TypedServiceClient } from "./trpc/typed-service-client";
 export { isUniqueViolation, isDatabaseUnavailable, isLockTimeout, isStatementTimeout } from "./prisma-errors";
 export { runService, type RunServiceOptions, type ServiceParts } from "./run-service";
 export { startTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry";

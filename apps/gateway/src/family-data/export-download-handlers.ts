@@ -1,5 +1,5 @@
-import { AppError, FamilyExportResponseSchema } from "@hearth/contracts";
-import type { ServiceCall } from "@hearth/service-kit";
+import { AppError } from "@hearth/contracts";
+import { createTypedServiceClient, type ServiceCall } from "@hearth/service-kit";
 import { requireActor, type LocalHandler } from "../identity/local-handlers";
 import { rateLimitBucket } from "../http/rate-limiter";
 import type { DownloadLinks } from "./export-download-links";
@@ -11,7 +11,8 @@ import type { DownloadLinks } from "./export-download-links";
 export function createExportDownloadHandlers(finance: ServiceCall, links: DownloadLinks) {
   const download: LocalHandler<"familyExportDownloads.download"> = async ({ actor, input, request }) => {
     const asking = requireActor(actor);
-    const { data } = FamilyExportResponseSchema.parse(await finance("familyExports.get", "query", { id: input.id }, { requestId: request.requestId, actor }));
+    const asFinance = createTypedServiceClient("finance", (procedure, kind, body) => finance(procedure, kind, body, { requestId: request.requestId, actor }));
+    const { data } = await asFinance.call("familyExports.get", { id: input.id });
     if (!data.downloadable) throw new AppError("export_not_ready");
     return { status: 302 as const, body: { location: links.linkTo(asking.familyId, data.id, rateLimitBucket(asking)) } };
   };

@@ -1,5 +1,5 @@
-import { AppError, FAMILY_AI_OFF, FamilyAiSwitchSchema, type Actor } from "@hearth/contracts";
-import type { ServiceCall } from "@hearth/service-kit";
+import { AppError, FAMILY_AI_OFF, type Actor } from "@hearth/contracts";
+import { createTypedServiceClient, type ServiceCall } from "@hearth/service-kit";
 
 /**
  * The gate of the assistant's routes: both switches must be on, the user's own (Sure's
@@ -11,7 +11,9 @@ export function createAiSwitch(userAiEnabled: (userId: string) => Promise<boolea
   return async (actor: Actor, requestId: string): Promise<void> => {
     const [user, family] = await Promise.all([
       userAiEnabled(actor.userId),
-      finance("familySettings.aiEnabled", "mutation", {}, { requestId, actor }).then((answer) => FamilyAiSwitchSchema.parse(answer).ai_enabled),
+      createTypedServiceClient("finance", (procedure, kind, input) => finance(procedure, kind, input, { requestId, actor }))
+        .call("familySettings.aiEnabled", {})
+        .then((answer) => answer.ai_enabled),
     ]);
     if (!user) throw new AppError("feature_disabled");
     if (!family) throw new AppError("feature_disabled", { message: FAMILY_AI_OFF });
