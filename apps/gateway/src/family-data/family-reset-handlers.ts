@@ -8,6 +8,8 @@ import type { FamilyPurgeRepository } from "./family-purge-repository";
 
 export type FamilyResetProcedure = "users.reset" | "users.resetStatus";
 
+const RESET_TRANSACTION = { maxWait: 15_000, timeout: 20_000 };
+
 export interface FamilyResetDeps {
   purges: FamilyPurgeRepository;
   members: MemberRepository;
@@ -23,14 +25,20 @@ export function createFamilyResetHandlers({ purges, members, users, withIdentity
   /** Queues the reset (or answers the one already queued) in the same transaction as its audit event. */
   const reset: LocalHandler<"users.reset"> = async ({ actor, request }) => {
     const { userId, familyId, sessionId } = requireActor(actor);
-    const purge = await withIdentityEvents(request, async (tx, record) => {
-      // Under the family's lock, so parallel requests queue one reset, not several.
-      await members.lockFamily(tx, familyId);
-      const open = await purges.openReset(familyId, tx);
-      if (open) return open;
-      record("user.data_reset", { familyId, user: await users.findRef(tx, userId), sessionId: sessionId ?? null });
-      return purges.create(tx, { familyId, kind: "reset", requestedById: userId, services: FAMILY_DATA_SERVICES });
-    });
+    const purge = await withIdentityEvents(
+      request,
+      async (tx, record) => {
+        // Under the family's lock, so parallel requests queue one reset, not several.
+        await members.lockFamily(tx, familyId);
+        const open = await purges.openReset(familyId, tx);
+        if (open) return open;
+        record("user.data_reset", { familyId, user: await users.findRef(tx, userId), sessionId: sessionId ?? null });
+        return purges.create(tx, { familyId, kind: "reset", requestedById: userId, services: FAMILY_DATA_SERVICES });
+        // Parallel resets of one family queue at its lock, each holding a pooled connection meanwhile:
+        // the last may wait past Prisma's 2 s for one (a 503 in CI run s26b, eight at once on a busy machine).
+      },
+      RESET_TRANSACTION,
+    );
     onPurgeQueued();
     return {
       message: "Account reset has been initiated",
