@@ -116,7 +116,7 @@ export default tseslint.config(
     rules: restrict(APP_DEPENDENCIES, INTO_OTHER_PACKAGES, NO_TRANSPORT),
   },
   {
-    // Handlers hold the rules; every query lives in a repository or a named query module.
+    // Handlers do not query: every query lives in a repository or a named query module.
     files: ["apps/*/src/**/*-handlers.ts"],
     rules: restrict(APP_DEPENDENCIES, INTO_OTHER_PACKAGES, NO_TRANSPORT, {
       group: ["**/db", "**/generated/**", "@prisma/*", "pg"],

@@ -1,4 +1,4 @@
-// `npm run bench` (audit pipeline, issue 12): audit events written into the gateway's outbox by
+// `npm run bench` (audit pipeline): audit events written into the gateway's outbox by
 // 32 concurrent writers -> the real outbox relay -> Kafka -> the real audit consumer -> the audit
 // store, against a bare kafkajs producer and consumer moving events of the same size through the
 // same broker, in the same run and process. Goals: 20,000 events/s sustained, at least 0.5x the

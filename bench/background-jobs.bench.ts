@@ -1,4 +1,4 @@
-// `npm run bench`: the job runner under the balance syncs (issue 35).
+// `npm run bench`: the job runner under the balance syncs.
 //  1. Sync latency after a write: POST /api/v1/transactions through the gateway, then the time
 //     until the account's sync is completed (its job queued, poked, claimed, run, ended), median
 //     of SAMPLES writes; against the same recomputation called directly (materializeBalances on

@@ -1,4 +1,4 @@
-// `npm run bench` (data in and out, issue 15) on the family of about a million transactions:
+// `npm run bench` (data in and out) on the family of about a million transactions:
 // - a 10,000-row CSV import published, POST to complete (target < 5 s), against its preflight;
 // - a 100,000-line Sure NDJSON import session (chunks of at most 10 MB) published, from the
 //   session's creation to complete (target < 30 s), against the preflight of its first chunk;

@@ -1,4 +1,4 @@
-// The floor the gateway is measured against (issue 12): a bare node:http server answering the same
+// The floor the gateway is measured against: a bare node:http server answering the same
 // by-id read with one `pg` query, no framework, no authentication, no second hop.
 import { createServer, type Server } from "node:http";
 import pg from "pg";

@@ -1,4 +1,4 @@
-// `npm run bench` (investments part, issue 13): an investment account with 10,000 trades over ten
+// `npm run bench` (investments part): an investment account with 10,000 trades over ten
 // years in 50 securities with daily prices.
 // - full holdings and balance recomputation (target < 2 s): from scratch (every span and balance
 //   row written, the first sync after an import) and over stored rows (what a sync that

@@ -1,4 +1,4 @@
-// `npm run bench`: one family's large uploads against another family's requests (issue 35), as a
+// `npm run bench`: one family's large uploads against another family's requests (fairness), as a
 // household runs Hearth (`npm start`: the gateway and each service in their own process). The
 // busy family sends ROUNDS bursts of eight ~9.5 MB CSV preflights at once, from a process of its
 // own (making and sending the bodies is the client's CPU, not ours); meanwhile the quiet family

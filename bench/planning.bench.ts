@@ -1,4 +1,4 @@
-// `npm run bench` (planning part, issue 14) on the family of about a million transactions:
+// `npm run bench` (planning part: budgets, rules, recurring) on the family of about a million transactions:
 // - GET /api/v1/budgets/{id} for each of its 24 monthly periods (target p95 < 100 ms) and
 //   GET /api/v1/budget_categories?budget_id= (target p95 < 100 ms), against GET /family_settings;
 // - a rule run matching 100,000 of the transactions (target < 10 s);

@@ -1,7 +1,7 @@
 // `npm run bench`: what the ORM costs on the hot path. The same primary-key read of a tag, asked
 // of the finance service's Prisma client (the pg driver adapter, as the service runs it) and of a
 // bare `pg` pool of the same size, at concurrency 1 and 32, in the same process and run.
-// Goal (issue 12): Prisma at most 1.5x raw pg's mean latency.
+// Goal: Prisma at most 1.5x raw pg's mean latency.
 import pg from "pg";
 import { createFinanceDb } from "@hearth/finance/db";
 import { startTestPostgres } from "@hearth/test-kit";

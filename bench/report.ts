@@ -1,4 +1,4 @@
-// One benchmark report (issue 12): every bench of `npm run bench` saves its section here as it
+// One benchmark report: every bench of `npm run bench` saves its section here as it
 // finishes (bench/results/<id>.json), and bench/write-report.ts joins them into bench/report.md
 // and bench/report.json. Each figure is a ratio against a baseline measured in the same run; the
 // absolute values are kept beside it as context, since they depend on the machine.

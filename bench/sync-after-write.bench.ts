@@ -4,7 +4,7 @@
 // then finance's database read every 2 ms until the account's sync completed; SAMPLES writes one
 // after the other (after 5 to warm up). The sync's own stamps split the time: created (in the
 // write's transaction) to started, started to completed. Run the same file at an older commit for
-// a before/after ratio (issue 35: the job runner must cost nothing measurable here).
+// a before/after ratio (the job runner must cost nothing measurable here).
 import pg from "pg";
 import { startHearth } from "./npm-start";
 import { saveSection, type BenchFigure } from "./report";

@@ -1,4 +1,4 @@
-// Issue 34, item 7: deleting a chat while the assistant writes its answer answered 500 now and
+// Deleting a chat while the assistant writes its answer answered 500 now and
 // then (a deadlock: the answer's end locked the message, then the chat; the chat's deletion the
 // chat, then, by cascade, its messages). Both now lock the chat first.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

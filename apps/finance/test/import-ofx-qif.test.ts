@@ -1,4 +1,4 @@
-// OFX/QFX and QIF imports (issue 15, our additions): the pure readers (OFX 1.x SGML without
+// OFX/QFX and QIF imports (Hearth's additions to Sure's imports): the pure readers (OFX 1.x SGML without
 // closing tags, 2.x XML, QFX; a QIF bank file with categories, tags and splits; dates, signs,
 // currencies; malformed and oversized files), then OfxImport and QifImport through the real
 // procedures (imports.create with publish, the worker, imports.get). QIF cases mirror Sure's

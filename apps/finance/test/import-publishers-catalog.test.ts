@@ -1,4 +1,4 @@
-// Publishing CategoryImport, MerchantImport and RuleImport (issue 15) through the real procedures:
+// Publishing CategoryImport, MerchantImport and RuleImport (data in) through the real procedures:
 // imports.create with publish, the import worker's one transaction, imports.get. Cases mirror
 // Sure's test/models/category_import_test.rb and rule_import_test.rb where named (Sure has no
 // merchant_import_test.rb: those mirror MerchantImport#import!).

@@ -1,4 +1,4 @@
-// Issue 35, bounded per family: an import session left unpublished is deleted a week after its
+// Bounded per family: an import session left unpublished is deleted a week after its
 // last chunk, its chunks and its unfinished import with it; a published one, or one still being
 // filled, stays.
 import { randomUUID } from "node:crypto";

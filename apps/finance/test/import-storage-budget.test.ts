@@ -1,4 +1,4 @@
-// Issue 35, bounded per family: what a family keeps of uploaded import files (imports and its
+// Bounded per family: what a family keeps of uploaded import files (imports and its
 // sessions' chunks) is bounded in all, counted under the family's lock so parallel uploads cannot
 // pass it together; deleting imports makes room; another family is not held back.
 import { randomUUID } from "node:crypto";

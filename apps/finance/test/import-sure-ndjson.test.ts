@@ -1,4 +1,4 @@
-// SureImport (issue 15): a household moves in from another Sure, or from Hearth's own export, by
+// SureImport (data in): a household moves in from another Sure, or from Hearth's own export, by
 // importing its all.ndjson. Through the real procedures: imports.create with publish, the import
 // worker's one transaction, imports.get, imports.revert. Each case names the test of Sure's
 // test/models/family/data_importer_test.rb it mirrors.
@@ -194,7 +194,7 @@ async function seedFamily(family: Family) {
   await settled(finance);
 }
 
-describe("SureImport: Hearth's own export, round trip (issue 15)", () => {
+describe("SureImport: Hearth's own export, round trip", () => {
   let source: Family;
   let target: Family;
   let exported: string;

@@ -1,4 +1,4 @@
-// Properties of investment balances over random trade and price histories (issue 13): the
+// Properties of investment balances over random trade and price histories: the
 // holdings calculator and the balance calculator together, as the materializer runs them.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 12, reliability: a service SIGKILLed under load and started again by npm start's
+// Reliability: a service SIGKILLed under load and started again by npm start's
 // supervisor. The audit service mid-consume: no event lost, none stored twice. The finance
 // service mid-write (transactions answered while their balance syncs run): every 201 is there
 // once, and every balance equals a full recompute.

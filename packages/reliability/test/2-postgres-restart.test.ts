@@ -1,4 +1,4 @@
-// Issue 12, reliability: PostgreSQL (every service's database) stopped and started again under
+// Reliability: PostgreSQL (every service's database) stopped and started again under
 // load. The services ride it out in the same processes (pids unchanged, no supervisor restart);
 // meanwhile requests answer 503 with the error body and Retry-After, none 500; every write
 // answered 201 is stored once and the balances come right.

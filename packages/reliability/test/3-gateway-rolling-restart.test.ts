@@ -1,4 +1,4 @@
-// Issue 12, reliability: two gateway instances restarted one after the other while a client posts
+// Reliability: two gateway instances restarted one after the other while a client posts
 // writes to them in turn, each with an Idempotency-Key, retrying once on the other instance when
 // an attempt fails: no write lost, none stored twice.
 import { randomUUID } from "node:crypto";

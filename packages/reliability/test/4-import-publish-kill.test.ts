@@ -1,7 +1,7 @@
-// Issue 15, data in: the finance service SIGKILLed in the middle of publishing a 10,000-row CSV
+// Data in: the finance service SIGKILLed in the middle of publishing a 10,000-row CSV
 // import (every row written, its transaction not yet committed). The supervisor starts finance
 // again; the new process takes the dead worker's publish job over at once (its job lock went with
-// the killed process: issue 35's job runner, no lease or takeover delay to wait out), and the
+// the killed process: the job runner has no lease or takeover delay to wait out), and the
 // import ends complete with every row once: no half import, nothing doubled.
 import { readFile } from "node:fs/promises";
 import pg from "pg";

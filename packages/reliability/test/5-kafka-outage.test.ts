@@ -1,4 +1,4 @@
-// Issue 12, reliability: Kafka stopped under a steady load of audited requests (token refreshes,
+// Reliability: Kafka stopped under a steady load of audited requests (token refreshes,
 // each one `auth.token.refreshed` event through the gateway's outbox), then started again: every
 // event reaches the audit store exactly once.
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -13,7 +13,7 @@ export async function eventually<T>(check: () => Promise<T>, { timeoutMs = 20_00
 
 /**
  * Repeats a request until it answers `status`, failing after one second: how long a credential
- * change may take to reach every gateway instance (issue 12). Resolves to the milliseconds taken.
+ * change may take to reach every gateway instance (the credential cache's bound). Resolves to the milliseconds taken.
  */
 export async function answersWithinOneSecond(request: () => Promise<{ status: number; body: unknown }>, status: number): Promise<number> {
   const started = Date.now();

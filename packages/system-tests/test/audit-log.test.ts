@@ -113,7 +113,7 @@ describe("auth events in the audit log (direct path)", () => {
     expect((await api.get("/api/v1/audit-logs?provider=google", { token: alice.accessToken })).body).toEqual([]);
   });
 
-  it("refuses bad filters with 422 validation_failed (every list's bad filter, since issue 11 item 13)", async () => {
+  it("refuses bad filters with 422 validation_failed (every list's bad filter, as Sure's controllers answer it)", async () => {
     for (const query of [
       "limit=101",
       "limit=0",

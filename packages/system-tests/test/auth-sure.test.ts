@@ -20,7 +20,7 @@ import {
 } from "../src";
 
 // Hearth's auth endpoints answered as Sure's Api::V1::AuthController, UsersController#destroy
-// and BaseController answer them (issue 11, items 12 and 16), over real HTTP. Each case names
+// and BaseController answer them (Sure compatibility), over real HTTP. Each case names
 // the Sure test it mirrors (test/controllers/api/v1/*_controller_test.rb).
 const CLIENT_SECRET = "auth-sure-client-secret-01";
 

@@ -1,4 +1,4 @@
-// Budgets and budget categories through the gateway as a Sure client reads them (issue 14):
+// Budgets and budget categories through the gateway as a Sure client reads them (planning):
 // scopes, shapes, filters and pages, and Sure's error answers. Cases mirror Sure's
 // test/controllers/api/v1/budgets_controller_test.rb and budget_categories_controller_test.rb.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -7,7 +7,7 @@ import type { IdentityTx } from "@hearth/gateway/db";
 import { answersWithinOneSecond, apiClient, changeCredentialsDirectly, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
 
 // The gateway keeps credentials in memory (apps/gateway/src/identity/auth/credential-state.ts);
-// every change that ends or alters one must reach every instance within a second (issue 12).
+// every change that ends or alters one must reach every instance within a second.
 let system: TestSystem;
 let api: ApiClient;
 let second: { api: ApiClient; start: () => Promise<void>; stop: () => Promise<void> };

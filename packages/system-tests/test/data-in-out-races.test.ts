@@ -1,4 +1,4 @@
-// Data in and out under parallel requests (issue 15): the same reset, publish, revert, session
+// Data in and out under parallel requests: the same reset, publish, revert, session
 // create, chunk, session publish or export asked for several times at once, through the gateway
 // on real PostgreSQL. Each race checks that exactly one request did the work, the others got the
 // documented answer (never a 500), and that nothing is half-written or written twice.

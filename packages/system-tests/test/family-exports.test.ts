@@ -1,4 +1,4 @@
-// Family exports through the gateway as a Sure client uses them (issue 15): queue, poll, download
+// Family exports through the gateway as a Sure client uses them (data out): queue, poll, download
 // by the 302 to a signed link, and read the ZIP. Cases mirror Sure's
 // test/controllers/api/v1/family_exports_controller_test.rb where named.
 import { randomBytes } from "node:crypto";

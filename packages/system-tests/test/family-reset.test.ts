@@ -1,6 +1,6 @@
 // The family reset (Sure's DELETE /api/v1/users/reset and GET /api/v1/users/reset/status) and
 // the purge of a deleted family's data, through the gateway into finance, chat and
-// notifications (issue 15). Cases mirror Sure's test/controllers/api/v1/users_controller_test.rb
+// notifications (data out). Cases mirror Sure's test/controllers/api/v1/users_controller_test.rb
 // where named.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -3,8 +3,8 @@ import { ErrorBodySchema } from "@hearth/contracts";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
 import { apiClient, signUpUser, startSystem, type ApiClient, type ApiResponse, type TestSystem, type TestUser } from "../src";
 
-// The inputs issue 10 (item 10) found answering 500, each a 4xx with the error body naming the
-// field (a bad query parameter is 422 validation_failed since issue 11, item 13, as Sure answers a bad filter). fuzz-routes.test.ts looks for more of them over every route.
+// The inputs a review of hostile input found answering 500, each a 4xx with the error body naming the
+// field (a bad query parameter is 422 validation_failed, as Sure answers a bad filter). fuzz-routes.test.ts looks for more of them over every route.
 let system: TestSystem;
 let api: ApiClient;
 let alice: TestUser;

@@ -1,4 +1,4 @@
-// Sure's HTTP surface through the gateway (issue 11, items 10, 11, 13 and 15): list parameters
+// Sure's HTTP surface through the gateway (Sure compatibility): list parameters
 // the Rails way, PUT beside PATCH, each controller's error codes, and booleans sent as text. Each
 // case names the Sure controller test it mirrors (test/controllers/api/v1/<name>_controller_test.rb).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,7 +30,7 @@ async function created(path: string, body: unknown, user: TestUser = alice): Pro
 const account = (name: string, fields: Record<string, unknown> = {}) =>
   created("/api/v1/accounts", { account: { name, account_type: "depository", balance: "100", opening_balance_date: "2026-01-01", ...fields } });
 
-describe("list parameters the Rails way (item 10)", () => {
+describe("list parameters the Rails way", () => {
   let ids: { a: string; b: string; t1: string; t2: string; t3: string; merchant: string; category: string; tx1: string; tx2: string; tx3: string };
 
   beforeAll(async () => {
@@ -97,7 +97,7 @@ describe("list parameters the Rails way (item 10)", () => {
   });
 });
 
-describe("PUT is PATCH (item 11)", () => {
+describe("PUT is PATCH", () => {
   it("updates a tag, a category, a merchant, an account and a transaction with PUT", async () => {
     const tag = await created("/api/v1/tags", { tag: { name: "Put me" } });
     const put = (path: string, body: unknown) => api.request("PUT", path, { apiKey: alice.writeKey, body });
@@ -137,7 +137,7 @@ describe("PUT is PATCH (item 11)", () => {
   });
 });
 
-describe("error codes as Sure's controllers answer them (item 13)", () => {
+describe("error codes as Sure's controllers answer them", () => {
   // accounts_controller_test "should return 404 for unknown account on show" and "... for malformed account id on show".
   it("accounts: a missing or malformed id is 404 not_found 'Account not found'", async () => {
     for (const id of [MISSING_ID, "not-a-uuid"]) {
@@ -246,7 +246,7 @@ describe("error codes as Sure's controllers answer them (item 13)", () => {
   });
 });
 
-describe("booleans sent as text (item 15)", () => {
+describe("booleans sent as text", () => {
   let houseId: string;
   const valuation = (date: string, extra: Record<string, unknown> = {}, nested: Record<string, unknown> = {}, query = "") =>
     api.post(`/api/v1/valuations${query}`, { ...extra, valuation: { account_id: houseId, amount: "250000", date, ...nested } }, { apiKey: alice.writeKey });

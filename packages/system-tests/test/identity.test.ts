@@ -50,7 +50,7 @@ describe("signup", () => {
     const user = await signUpUser(api, "taken");
     const res = await api.post("/api/v1/auth/signup", { user: { email: user.email.toUpperCase(), password: TEST_PASSWORD }, device: DEVICE });
     expect(res.status).toBe(422);
-    // The sentence in `error`, as Sure's app reads it (issue 34, item 3); the code in `code`.
+    // The sentence in `error`, as Sure's mobile app reads it; the code in `code`.
     expect(res.body).toMatchObject({ error: "Email has already been taken", code: "validation_failed", errors: ["Email has already been taken"] });
   });
 

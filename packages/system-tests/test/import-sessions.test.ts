@@ -1,4 +1,4 @@
-// Import sessions through the gateway as a Sure client uses them (issue 15): a SureImport sent in
+// Import sessions through the gateway as a Sure client uses them (data in): a SureImport sent in
 // ordered chunks, resumable after a dropped connection, published as one import. Cases mirror
 // Sure's test/controllers/api/v1/import_sessions_controller_test.rb where named.
 import { randomUUID } from "node:crypto";

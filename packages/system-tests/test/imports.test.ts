@@ -1,4 +1,4 @@
-// CSV imports through the gateway as a Sure client uses them (issue 15): upload as JSON text or a
+// CSV imports through the gateway as a Sure client uses them (data in): upload as JSON text or a
 // multipart file, rows read and checked at once, preflight, publish in the background (rules
 // applied, duplicates skipped, all or nothing), progress, revert. Cases mirror Sure's
 // test/controllers/api/v1/imports_controller_test.rb where named.

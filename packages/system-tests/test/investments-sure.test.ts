@@ -1,4 +1,4 @@
-// Investments through the gateway as a Sure client uses them (issue 13): scopes, the trade and
+// Investments through the gateway as a Sure client uses them: scopes, the trade and
 // holding shapes, prices moving holdings and the account's balance, and Sure's error answers.
 // Cases mirror Sure's test/controllers/api/v1/trades_controller_test.rb, holdings_controller_test.rb,
 // securities_controller_test.rb and security_prices_controller_test.rb where named.

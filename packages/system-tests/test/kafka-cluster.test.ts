@@ -1,4 +1,4 @@
-// The audit pipeline on a three-broker cluster (issue 12, "Past one machine"): topics made with
+// The audit pipeline on a three-broker cluster (past one machine): topics made with
 // replication 3 and min.insync.replicas 2 from KAFKA_TOPIC_*, a steady stream of audited
 // requests, one broker stopped mid-run and started again; every event in the gateway's outbox
 // is stored once in the audit store. Runs only against infra/kafka/cluster.sh's cluster:

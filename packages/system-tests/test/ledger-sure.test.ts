@@ -1,4 +1,4 @@
-// Sure's numbers through the API (issue 11, items 1-6 and 9): where the opening balance sits,
+// Sure's numbers through the API (Sure compatibility): where the opening balance sits,
 // which accounts transactions move, the newest balance row as the account's balance, the rows of
 // the opening day, exact conversion of foreign entries, and the transaction fields and writes a
 // Sure client relies on. Each case names the Sure test or source it mirrors.

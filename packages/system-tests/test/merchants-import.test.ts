@@ -1,5 +1,5 @@
 // POST /api/v1/merchants as Sure's merchants controller takes it: a multipart CSV upload in
-// `file` (issue 11, item 14), beside Hearth's JSON create on the same path. The cases under
+// `file` (Sure compatibility), beside Hearth's JSON create on the same path. The cases under
 // "Sure's tests" mirror test/controllers/api/v1/merchants_controller_test.rb, "Create (CSV import)".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MERCHANT_IMPORT_LIMITS, MerchantImportSchema, MerchantSchema } from "@hearth/contracts";

@@ -1,5 +1,5 @@
 // Rules, rule runs and recurring transactions through the gateway as a Sure client uses them
-// (issue 14). Cases mirror Sure's test/controllers/api/v1/rules_controller_test.rb,
+// (planning). Cases mirror Sure's test/controllers/api/v1/rules_controller_test.rb,
 // rule_runs_controller_test.rb and recurring_transactions_controller_test.rb where named.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecurringTransactionCollectionSchema, RuleCollectionSchema, RuleResponseSchema, RuleRunResponseSchema } from "@hearth/contracts";

@@ -1,5 +1,5 @@
 // `npm start` as a self-hosting household runs it: a crashed service is started again while the
-// rest keep serving, and its routes answer 503 with Retry-After meanwhile (issue 12, Supervision).
+// rest keep serving, and its routes answer 503 with Retry-After meanwhile (supervision).
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";

@@ -16,7 +16,7 @@ import {
   type TestSystem,
 } from "../src";
 
-// Sure's own Flutter app (we-promise/sure `mobile/`), unchanged, against Hearth (issue 34): each
+// Sure's own Flutter app (we-promise/sure `mobile/`), unchanged, against Hearth: each
 // case sends what the app sends, quoting the Dart file and line that sends it.
 const GRACE_SECONDS = 3;
 const CLIENT_SECRET = "sure-mobile-client-secret-01";
@@ -56,7 +56,7 @@ const ANDROID_DEVICE = {
   app_version: "0.6.9",
 };
 
-describe("an Android phone signs up, signs in and refreshes (item 1)", () => {
+describe("an Android phone signs up, signs in and refreshes", () => {
   it("is answered 201 and 200 with the phone's long os_version, at signup, login and refresh", async () => {
     expect(ANDROID_DEVICE.os_version.length).toBeGreaterThan(50);
     const email = uniqueEmail("android");
@@ -122,7 +122,7 @@ function shownByTheApp(body: unknown): string | null {
   return fromValue(error) ?? fromValue(errors);
 }
 
-describe("signup and login refusals read as Sure's (item 3)", () => {
+describe("signup and login refusals read as Sure's", () => {
   // Sure: auth_controller_test.rb "should not signup with duplicate email"
   it("answers an email already taken 422 with the sentence the app shows", async () => {
     const email = uniqueEmail("taken");
@@ -165,7 +165,7 @@ describe("signup and login refusals read as Sure's (item 3)", () => {
   });
 });
 
-describe("the app's Test connection (item 8)", () => {
+describe("the app's Test connection", () => {
   it("finds a page at /sessions/new", async () => {
     // backend_config_screen.dart 94-104: GET {url}/sessions/new with HTML headers; 2xx or 3xx is a Sure server.
     const res = await fetch(`${system.url}/sessions/new`, { headers: { Accept: "text/html" } });
@@ -188,7 +188,7 @@ const refreshWith = (refreshToken: string, device: object = ANDROID_DEVICE) => a
 const pairOf = (res: ApiResponse) => ({ access: res.body.access_token as string, refresh: res.body.refresh_token as string });
 const sessionOf = (userId: string) => system.db.gateway.session.findFirstOrThrow({ where: { userId } });
 
-describe("two screens refreshing at once (item 4)", () => {
+describe("two screens refreshing at once", () => {
   it("answers 5 parallel refreshes of one token with one pair, which then works", async () => {
     const user = await androidSignUp("grace-parallel");
     const answers = await Promise.all(Array.from({ length: 5 }, () => refreshWith(user.refreshToken)));
@@ -248,7 +248,7 @@ describe("two screens refreshing at once (item 4)", () => {
   });
 });
 
-describe("a day of app use stays within the sessions' budget (item 6)", () => {
+describe("a day of app use stays within the sessions' budget", () => {
   it("counts bearer tokens against a budget apart from, and far above, the API keys' 1,000 an hour", async () => {
     const user = await androidSignUp("budget");
     const login = await api.post("/api/v1/auth/login", { email: user.email, password: TEST_PASSWORD, device: ANDROID_DEVICE });
@@ -263,7 +263,7 @@ describe("a day of app use stays within the sessions' budget (item 6)", () => {
   });
 });
 
-describe("Sign in with Google from the app: mobile SSO at Sure's path (item 2)", () => {
+describe("Sign in with Google from the app: mobile SSO at Sure's path", () => {
   /** What `AuthService.buildSsoUrl` opens in the browser (auth_service.dart 403-416), at `baseUrl`. */
   const mobileStart = (baseUrl: string, provider: string, device: Record<string, string> = ANDROID_DEVICE) =>
     fetch(`${baseUrl}/auth/mobile/${provider}?${new URLSearchParams(device).toString()}`, { redirect: "manual" });

@@ -37,7 +37,7 @@ export function toQueuedSyncResource(row: SyncBase): OutputOf<"syncs.create"> {
     completed_at: null,
     window_start_date: null,
     window_end_date: null,
-    // Sure's words: the family sync applies the family's active rules (issue 14), recomputes every account and matches transfers.
+    // Sure's words (Sure's family sync applies the active rules); Hearth's recomputes every account and matches transfers; rules apply when transactions are created or imported, and on a rule run.
     message: "Sync has been queued and will apply all active rules",
   };
 }

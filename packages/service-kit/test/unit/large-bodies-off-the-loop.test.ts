@@ -1,4 +1,4 @@
-// Large request bodies read and written off the event loop (issue 35's "fair between families"):
+// Large request bodies read and written off the event loop, so families get fair turns at it:
 // the JSON worker itself, a service server that parses a large body on it before tRPC runs, and
 // a client that sends an input already written as JSON.
 import { randomUUID } from "node:crypto";
