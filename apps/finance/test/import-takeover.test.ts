@@ -25,13 +25,16 @@ describe("a publish whose worker lost its job", () => {
       "\n",
     );
 
-    // The publish writes every row, then bumps the family's ledger version: holding that row keeps it there.
+    // The publish writes every row, then widens the account's pending sync before it writes its end:
+    // holding that sync's row keeps it there. (A sync made by hand, with no job to run it. The
+    // family's ledger version is written only as the publish commits, after its end.)
+    const pending = await finance.db.sync.create({ data: { familyId: actor.familyId, syncableType: "Account", syncableId: account.id } });
     const blocker = new pg.Client({ connectionString: databaseUrlOf(finance.db) });
     await blocker.connect();
     const other = importPublishRunner(finance, { heartbeatMs: 100 });
     try {
       await blocker.query("BEGIN");
-      await blocker.query("SELECT 1 FROM ledger_versions WHERE family_id = $1 FOR UPDATE", [actor.familyId]);
+      await blocker.query("SELECT 1 FROM syncs WHERE id = $1 FOR UPDATE", [pending.id]);
       const created = await call("imports.create", {
         type: "TransactionImport",
         account_id: account.id,

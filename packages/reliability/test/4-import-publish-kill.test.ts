@@ -35,15 +35,24 @@ describeWithStack("the finance service SIGKILLed mid-publish", (stack) => {
     expect(account.status, JSON.stringify(account.body)).toBe(201);
     const lines = Array.from({ length: ROWS }, (_, i) => `2024-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, "0")},-${1 + (i % 500)}.25,Row ${i + 1}`);
 
-    // The publish writes every row, then bumps the family's ledger version: holding that row's lock
-    // keeps the publish there, all written and uncommitted, until finance is killed.
+    // The publish writes every row, then widens the account's pending sync before it writes its end:
+    // holding that sync's row keeps the publish there, all written and uncommitted, until finance is
+    // killed. (A sync made by hand for it. The family's ledger version, which this held before, is
+    // written at commit now: the killed session's COMMIT, already sent, would go through once freed.)
     const blocker = new pg.Client({ connectionString: stack.cluster.url("hearth_finance") });
     await blocker.connect();
+    const [pending] = (
+      await blocker.query<{ id: string }>(
+        `INSERT INTO syncs (id, family_id, syncable_type, syncable_id, status, updated_at)
+         VALUES (gen_random_uuid(), $1, 'Account', $2, 'pending', now()) RETURNING id::text`,
+        [user.familyId, account.body.id],
+      )
+    ).rows;
     let blocking = true;
     try {
       await blocker.query("BEGIN");
-      const held = await blocker.query("SELECT 1 FROM ledger_versions WHERE family_id = $1 FOR UPDATE", [user.familyId]);
-      expect(held.rowCount, "the family's ledger version row (made with its first account)").toBe(1);
+      const held = await blocker.query("SELECT 1 FROM syncs WHERE id = $1 FOR UPDATE", [pending!.id]);
+      expect(held.rowCount, "the account's pending sync").toBe(1);
 
       const created = await request(stack.gatewayUrl, "POST", "/api/v1/imports", {
         apiKey: user.writeKey,

@@ -4,7 +4,6 @@ import type { AccountStatus, Prisma } from "../generated/prisma/client";
 import { calculatorAccountOf, classificationOf, openingStart } from "../balances/balance-calculator";
 import { changedColumns } from "../ledger/column-changes";
 import { dateOf } from "../ledger/dates";
-import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import { queueAccountRemoval } from "./account-removal-queries";
 import { unlinkTransfersOf } from "../transfers/transfer-unlinking-queries";
@@ -127,12 +126,10 @@ export function createAccountRepository(db: FinanceDb) {
       const [account] = await tx.$queryRaw<{ id: string }[]>`
         SELECT id FROM accounts WHERE id = ${id}::uuid AND family_id = ${familyId}::uuid AND status = 'pending_deletion' FOR UPDATE`;
       if (!account) return false;
-      // Unlinking deletes (and counts) the transfers' fee transactions first, some of them maybe here.
+      // Unlinking deletes the transfers' fee transactions first, some of them maybe here.
       await unlinkTransfersOf(tx, familyId, id);
-      const transactions = await tx.entry.count({ where: { accountId: id, kind: "transaction" } });
+      // Its entries go by cascade: the ledger's triggers count them out.
       await tx.account.delete({ where: { id } });
-      await bumpLedgerVersion(tx, familyId);
-      await adjustTransactionCount(tx, familyId, -transactions);
       return true;
     },
   };

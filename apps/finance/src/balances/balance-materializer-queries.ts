@@ -4,7 +4,6 @@ import { storedRatesBetween } from "../exchange-rates/stored-rate-queries";
 import { dateOf, isoDateOf } from "../ledger/dates";
 import { materializeHoldings } from "../holdings/holding-materializer";
 import { clearHoldings } from "../holdings/holding-materializer-queries";
-import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import type { BalanceStart, CalculatorEntry, DailyBalance } from "./balance-calculator";
 
 /** An entry as the calculator needs it, in its own currency. */
@@ -41,19 +40,13 @@ const COLUMNS = [
   ["end_non_cash_balance_cents", "endNonCashCents"],
 ] as const satisfies readonly (readonly [string, keyof DailyBalance])[];
 
-/** The account's family, or null when the account no longer exists. */
-export async function familyOfAccount(db: FinanceDb, accountId: string): Promise<string | null> {
-  const owner = await db.account.findUnique({ where: { id: accountId }, select: { familyId: true } });
-  return owner?.familyId ?? null;
-}
-
 /**
  * Moves the account's opening anchor to the day before its oldest other entry when that entry is
- * not after it; true when it moved. Its own short transaction, taking the account row first as
- * every ledger write does (account, then entries, then the ledger version), so it never deadlocks
- * with a write of the anchor itself.
+ * not after it; true when it moved (false too when the account is gone). Its own short
+ * transaction, taking the account row first as every ledger write does (account, then entries,
+ * then the ledger version at commit), so it never deadlocks with a write of the anchor itself.
  */
-export function placeOpeningAnchorFirst(db: FinanceDb, familyId: string, accountId: string): Promise<boolean> {
+export function placeOpeningAnchorFirst(db: FinanceDb, accountId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
     const moved = await tx.$executeRaw`
@@ -61,7 +54,6 @@ export function placeOpeningAnchorFirst(db: FinanceDb, familyId: string, account
         FROM (SELECT min(date) AS date FROM entries
                WHERE account_id = ${accountId}::uuid AND valuation_kind IS DISTINCT FROM 'opening_anchor') AS oldest
        WHERE anchor.account_id = ${accountId}::uuid AND anchor.valuation_kind = 'opening_anchor' AND anchor.date >= oldest.date`;
-    if (moved > 0) await bumpLedgerVersion(tx, familyId);
     return moved > 0;
   });
 }

@@ -2,7 +2,7 @@ import type { FinanceDb } from "../db";
 import { createRateBook, type RateBook } from "../exchange-rates/rate-book";
 import { addDays, isoDateOf, todayIso } from "../ledger/dates";
 import { calculateBalances, calculatorAccountOf, openingStart, type BalanceStart, type CalculatorEntry } from "./balance-calculator";
-import { familyOfAccount, placeOpeningAnchorFirst, withAccountLocked, type LedgerSpan, type MaterializerQueries } from "./balance-materializer-queries";
+import { placeOpeningAnchorFirst, withAccountLocked, type LedgerSpan, type MaterializerQueries } from "./balance-materializer-queries";
 
 export interface MaterializeResult {
   /** The first day recomputed (null: the account has no entries or no longer exists). */
@@ -24,8 +24,7 @@ export interface MaterializeResult {
  * entries included (Sure's account balance).
  */
 export async function materializeBalances(db: FinanceDb, accountId: string, windowStart: string | null, today = todayIso()): Promise<MaterializeResult> {
-  const familyId = await familyOfAccount(db, accountId);
-  const anchorMoved = familyId !== null ? await placeOpeningAnchorFirst(db, familyId, accountId) : false;
+  const anchorMoved = await placeOpeningAnchorFirst(db, accountId);
   return withAccountLocked(db, accountId, async (queries) => {
     const account = await queries.account();
     if (!account || account.status === "pending_deletion") return { from: null, to: null, rowsWritten: 0 };

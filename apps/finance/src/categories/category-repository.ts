@@ -2,7 +2,6 @@ import { AppError, pageWindow, type BodyOf, type QueryOf } from "@hearth/contrac
 import type { FinanceDb, FinanceTx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { changedColumns } from "../ledger/column-changes";
-import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { withUniqueName } from "../ledger/unique-name";
 import { DEFAULT_CATEGORIES, DEFAULT_CATEGORY_COLOR } from "./default-categories";
 
@@ -116,13 +115,12 @@ export function createCategoryRepository(db: FinanceDb) {
       );
     },
 
-    /** Its subcategories become top-level (the foreign key sets their parent to null). */
+    /**
+     * Its subcategories become top-level and its transactions uncategorised (the foreign keys set
+     * both to null: the ledger's triggers see the entries change).
+     */
     async delete(familyId: string, id: string) {
-      // Its transactions lose the category: filtered totals change.
-      const { count } = await db.$transaction(async (tx) => {
-        await bumpLedgerVersion(tx, familyId);
-        return tx.category.deleteMany({ where: { id, familyId } });
-      });
+      const { count } = await db.category.deleteMany({ where: { id, familyId } });
       if (count === 0) throw AppError.notFound("Category");
     },
   };

@@ -36,7 +36,6 @@ export function createFamilyDataHandlers(data: FamilyDataRepository, limits: Fam
         deleted += step.deleted;
         if (!step.finished) return { done: false, deleted };
       }
-      if (input.scope === "financial_data") await data.markLedgerChanged(input.familyId);
       return { done: true, deleted };
     },
     "familyData.counts": async ({ input }) => ({ counts: await data.counts(input.familyId) }),

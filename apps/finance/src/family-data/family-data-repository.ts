@@ -3,7 +3,6 @@ import { Prisma } from "../generated/prisma/client";
 import { batchTransactionOptions, limitBatch, type BatchTimeouts } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
 import { todayIso } from "../ledger/dates";
-import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { lockDailySyncs } from "../syncs/sync-queue-queries";
 
 /**
@@ -79,9 +78,6 @@ export function createFamilyDataRepository(db: FinanceDb) {
           DELETE FROM ${name} WHERE id = ANY(ARRAY(SELECT id FROM ${name} WHERE family_id = ${familyId}::uuid LIMIT ${limit}))`;
       }, batchTransactionOptions(timeouts));
     },
-
-    /** Lists cached under the old ledger version must not outlive a reset. */
-    markLedgerChanged: (familyId: string) => bumpLedgerVersion(db, familyId),
 
     /** Sure's reset counts (those finance has a meaning for) and finance's own kinds of rows. */
     async counts(familyId: string): Promise<Record<string, number>> {

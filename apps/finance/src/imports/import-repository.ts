@@ -1,6 +1,5 @@
 import type { ImportConfig, ImportStatus, ImportType } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
-import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { risingIds } from "../rules/rising-id-sql";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
@@ -56,9 +55,6 @@ async function removeWhatItAdded(tx: FinanceTx, familyId: string, id: string, co
   for (const window of windows) {
     if (!gone.has(window.account_id)) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
   }
-  // Cached list totals and page positions are of the ledger with the import in it.
-  await bumpLedgerVersion(tx, familyId);
-  await adjustTransactionCount(tx, familyId, null);
 }
 
 /** The family's imports and their rows (imports, import_rows). */

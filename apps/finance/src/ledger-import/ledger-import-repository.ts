@@ -1,7 +1,6 @@
 import { AppError } from "@hearth/contracts";
 import { isUniqueViolation } from "@hearth/service-kit";
 import type { FinanceDb } from "../db";
-import { adjustTransactionCount, bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { assertEntriesOwned, assertOwned, assertTransferSides, assertValuationDaysFree, type Import } from "./ledger-import-checks";
 
 /** Ids the caller chose that exist already, or an entry linked twice (the matcher may have paired it meanwhile): a 422, never a 500. */
@@ -74,9 +73,6 @@ export function createLedgerImportRepository(db: FinanceDb) {
                 data.transfers.map((t) => t.outflow_entry_id),
               );
             }
-            await bumpLedgerVersion(tx, familyId);
-            // Counted again by the next unfiltered list: cheaper than counting here on every call.
-            await adjustTransactionCount(tx, familyId, null);
             return { entries: entries.length, entry_tags: tagged, transfers: data.transfers.length };
           },
           { timeout: 60_000 },

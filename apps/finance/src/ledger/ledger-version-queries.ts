@@ -1,20 +1,9 @@
-import type { FinanceDb, FinanceTx } from "../db";
+import type { FinanceDb } from "../db";
 
-/** Marks a family's ledger as changed (call inside the writing transaction). */
-export async function bumpLedgerVersion(tx: FinanceTx | FinanceDb, familyId: string): Promise<void> {
-  await tx.$executeRaw`
-    INSERT INTO ledger_versions (family_id, version) VALUES (${familyId}::uuid, 1)
-    ON CONFLICT (family_id) DO UPDATE SET version = ledger_versions.version + 1`;
-}
-
-/**
- * Keeps the family's transaction count in step (inside the writing transaction, with the version
- * bump). `null` forgets it, so the next unfiltered list counts again (bulk writes use it).
- */
-export async function adjustTransactionCount(tx: FinanceTx | FinanceDb, familyId: string, delta: number | null): Promise<void> {
-  if (delta === null) await tx.$executeRaw`UPDATE ledger_versions SET transactions = NULL WHERE family_id = ${familyId}::uuid`;
-  else await tx.$executeRaw`UPDATE ledger_versions SET transactions = transactions + ${delta} WHERE family_id = ${familyId}::uuid`;
-}
+// The family's ledger version and transaction count are kept by the database itself: triggers on
+// entries, entry_tags, tags and merchants note every write, and its commit bumps the version and
+// moves the count by exactly the transactions it added or removed (migration ledger_write_rule).
+// No code path writes them by hand; a write only asks for its balance sync (requestAccountSync).
 
 export interface LedgerState {
   version: bigint;
@@ -35,7 +24,7 @@ export async function ledgerStateOf(db: FinanceDb, familyId: string): Promise<Le
   return { version: row?.version ?? 0n, hiddenAccountIds: row?.hidden ?? [], transactions: row?.transactions ?? null };
 }
 
-/** Stores a counted total, unless the ledger changed while counting (then the next list counts again). */
+/** Stores a counted total, unless the ledger changed while counting (then the next list counts again); the triggers keep it from then on. */
 export async function rememberTransactionCount(db: FinanceDb, familyId: string, version: bigint, total: number): Promise<void> {
   await db.$executeRaw`UPDATE ledger_versions SET transactions = ${total} WHERE family_id = ${familyId}::uuid AND version = ${version}`;
 }

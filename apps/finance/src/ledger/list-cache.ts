@@ -1,8 +1,9 @@
 /**
  * What a filtered list costs a full pass to know (its total, its page checkpoints), remembered
  * per family ledger version: counting a million rows for every page would cost more than the
- * page itself. Any write to the family's ledger bumps its version in the same transaction, so a
- * remembered value is never stale. A bounded map: the oldest entry leaves first.
+ * page itself. The database bumps the version with every write to the family's ledger, as that
+ * write commits (ledger-version-queries.ts), so a remembered value is never stale. A bounded
+ * map: the oldest entry leaves first.
  */
 export function createListCache(maxEntries = 10_000) {
   const values = new Map<string, unknown>();

@@ -30,11 +30,11 @@ export function createMerchantHandlers(merchants: MerchantRepository) {
   };
   const update: RouteHandler<"merchants.update"> = async ({ ctx, input }) => {
     const own = await ownMerchant(ctx.actor.familyId, input.id);
-    return toMerchantResource(await merchants.update(ctx.actor.familyId, own.id, input.merchant));
+    return toMerchantResource(await merchants.update(own.id, input.merchant));
   };
   const remove: RouteHandler<"merchants.delete"> = async ({ ctx, input }) => {
     const own = await ownMerchant(ctx.actor.familyId, input.id);
-    await merchants.delete(ctx.actor.familyId, own.id);
+    await merchants.delete(own.id);
   };
   return {
     "merchants.list": list,

@@ -2,7 +2,6 @@ import { AppError, type BodyOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import type { Merchant } from "../generated/prisma/client";
 import { changedColumns } from "../ledger/column-changes";
-import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { withUniqueName } from "../ledger/unique-name";
 
 export type NewMerchant = BodyOf<"merchants.create">["merchant"];
@@ -36,23 +35,14 @@ export function createMerchantRepository(db: FinanceDb) {
       return db.merchant.createManyAndReturn({ data: merchants.map((merchant) => ({ familyId, ...merchant })), skipDuplicates: true });
     },
 
-    /** `id`: a merchant already read as the family's own. */
-    update(familyId: string, id: string, changes: MerchantChanges) {
-      // A new name changes what a transaction search finds.
-      return withUniqueName(() =>
-        db.$transaction(async (tx) => {
-          if (changes.name !== undefined) await bumpLedgerVersion(tx, familyId);
-          return tx.merchant.update({ where: { id }, data: changedColumns(changes, CHANGE_COLUMNS) });
-        }),
-      );
+    /** `id`: a merchant already read as the family's own. (A new name changes what a transaction search finds: the ledger's triggers see it.) */
+    update(id: string, changes: MerchantChanges) {
+      return withUniqueName(() => db.merchant.update({ where: { id }, data: changedColumns(changes, CHANGE_COLUMNS) }));
     },
 
-    /** `id`: a merchant already read as the family's own. */
-    async delete(familyId: string, id: string) {
-      await db.$transaction(async (tx) => {
-        await bumpLedgerVersion(tx, familyId);
-        await tx.merchant.delete({ where: { id } });
-      });
+    /** `id`: a merchant already read as the family's own. (Its transactions lose it: the ledger's triggers see them change.) */
+    async delete(id: string) {
+      await db.merchant.delete({ where: { id } });
     },
   };
 }

@@ -2,7 +2,6 @@ import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma, type AccountStatus, type AccountType } from "../generated/prisma/client";
 import { classificationOf } from "../balances/balance-calculator";
 import { addDays, dateOf, isoDateOf } from "../ledger/dates";
-import { adjustTransactionCount } from "../ledger/ledger-version-queries";
 import { applyRulesToImportedEntries } from "../rules/rules-on-create";
 import { risingIds } from "../rules/rising-id-sql";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
@@ -198,11 +197,8 @@ export async function writeBridgeAnswer(
         if (anchorChanged) await requestAccountSync(tx, claim.familyId, account.id, null);
         else if (earliest !== null) await requestAccountSync(tx, claim.familyId, account.id, earliest);
       }
-      if (stats.transactions > 0) {
-        await adjustTransactionCount(tx, claim.familyId, stats.transactions);
-        // The run's id marks what it wrote (entries.import_id), as an import's does.
-        await applyRulesToImportedEntries(tx, claim.familyId, claim.id);
-      }
+      // The run's id marks what it wrote (entries.import_id), as an import's does.
+      if (stats.transactions > 0) await applyRulesToImportedEntries(tx, claim.familyId, claim.id);
       const completed = await tx.providerSync.updateMany({
         where: { id: claim.id, status: "syncing" },
         data: { status: "completed", stats: { ...stats }, error: null, completedAt: new Date() },

@@ -2,7 +2,6 @@ import { ACCOUNT_TYPES, ACTIVITY_LABELS, RULE_ACTION_TYPES, type AccountType, ty
 import type { FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { isoDateOf } from "../ledger/dates";
-import { adjustTransactionCount } from "../ledger/ledger-version-queries";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import { familyCategoryNamed, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "../transfers/transfer-category-queries";
 import { matchedOutflowKindOf, transferNamePrefixOf } from "../transfers/transfer-kinds";
@@ -230,7 +229,6 @@ const setAsTransfer: ActionExecutor = {
     if (!result || result.modified === 0) return 0;
     // The new sides change the target's balances; the matched sides only changed kind.
     await requestAccountSync(tx, scope.familyId, target.id, result.first_date ? isoDateOf(result.first_date) : null);
-    await adjustTransactionCount(tx, scope.familyId, result.made);
     return result.modified;
   },
 };

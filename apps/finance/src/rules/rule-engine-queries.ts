@@ -1,7 +1,6 @@
 import { AppError, RULE_PREVIEW_LIMIT, type RuleActionType } from "@hearth/contracts";
 import { isStatementTimeout } from "@hearth/service-kit";
 import type { FinanceDb, FinanceTx } from "../db";
-import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import type { RuleDefinition } from "./rule-definition";
 import { changingActionsSql, compileRule, type ApplyOptions, type CompiledRule, type EntryKey } from "./rule-sql";
 
@@ -21,11 +20,8 @@ async function countChanges(db: FinanceDb | FinanceTx, compiled: CompiledRule): 
 export async function applyRule(tx: FinanceTx, rule: RuleDefinition, options: ApplyOptions): Promise<{ matched: number; modified: number }> {
   const compiled = compileRule(rule, options);
   const { matched, modified } = await countChanges(tx, compiled);
-  if (modified > 0) {
-    for (const action of compiled.actions) await action.executor.execute(tx, action.value, compiled.scope);
-    // Cached list totals depend on categories, tags and exclusion: they are stale now.
-    await bumpLedgerVersion(tx, rule.familyId);
-  }
+  // The ledger's triggers see what the actions change (entries, entry tags) and move the family's ledger version.
+  if (modified > 0) for (const action of compiled.actions) await action.executor.execute(tx, action.value, compiled.scope);
   return { matched, modified };
 }
 

@@ -3,19 +3,23 @@ import { z } from "zod";
 import type { FinanceDb, FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, isoDateOf } from "../ledger/dates";
-import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 
 /** The job queue that runs balance syncs: one job per top-level sync row (the sync's id is its subject and key). */
 export const BALANCE_SYNC_QUEUE = "finance.balance-sync";
 
 /**
  * Asks for an account's balances to be recomputed from `fromDate` forward, in the same database
- * transaction as the change that needs it (so a committed change always has its sync). A sync
- * still pending for the account widens its window instead of queuing another one.
+ * transaction as the change that needs it (so a committed change always has its sync): what every
+ * write of an account's entries, or of the rates and prices its balances use, calls. A sync still
+ * pending for the account widens its window instead of queuing another one. (The family's ledger
+ * version and transaction count are the database's: ledger-version-queries.ts.)
  */
 export async function requestAccountSync(tx: FinanceTx, familyId: string, accountId: string, fromDate: string | null): Promise<void> {
-  // Every change that needs a sync changes the family's ledger: cached list totals go stale.
-  await bumpLedgerVersion(tx, familyId);
+  // The family's writers queue here until they commit, so an account keeps one pending sync. Two
+  // writers that each found none inserted one apiece, and the next two widened both in opposite
+  // orders: deadlocks (56 of 400 parallel POSTs answered 500 in the reliability suite's rolling
+  // restart once the version bump, which queued them before, moved to a commit-time trigger).
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('hearth.ledger-write:' || ${familyId}, 0))`;
   await queueAccountWindow(tx, familyId, accountId, fromDate === null ? null : dateOf(fromDate));
 }
 

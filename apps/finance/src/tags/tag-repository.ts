@@ -2,7 +2,6 @@ import { AppError, type BodyOf } from "@hearth/contracts";
 import type { FinanceDb } from "../db";
 import type { Tag } from "../generated/prisma/client";
 import { changedColumns } from "../ledger/column-changes";
-import { bumpLedgerVersion } from "../ledger/ledger-version-queries";
 import { withUniqueName } from "../ledger/unique-name";
 
 /** A new tag with its colour chosen. */
@@ -36,11 +35,9 @@ export function createTagRepository(db: FinanceDb) {
       return this.get(familyId, id);
     },
 
+    /** Its taggings go by cascade (the ledger's triggers see them go). */
     async delete(familyId: string, id: string) {
-      const { count } = await db.$transaction(async (tx) => {
-        await bumpLedgerVersion(tx, familyId);
-        return tx.tag.deleteMany({ where: { id, familyId } });
-      });
+      const { count } = await db.tag.deleteMany({ where: { id, familyId } });
       if (count === 0) throw AppError.notFound("Tag");
     },
   };

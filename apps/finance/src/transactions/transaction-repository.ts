@@ -5,7 +5,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
 import { isComplete } from "../ledger/complete-rows";
 import { dateOf, isoDateOf } from "../ledger/dates";
-import { adjustTransactionCount, ledgerStateOf, rememberTransactionCount } from "../ledger/ledger-version-queries";
+import { ledgerStateOf, rememberTransactionCount } from "../ledger/ledger-version-queries";
 import { createListCache } from "../ledger/list-cache";
 import { centsIn } from "../ledger/money";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
@@ -121,7 +121,6 @@ export function createTransactionRepository(db: FinanceDb) {
             },
           });
           await requestAccountSync(tx, familyId, account.id, input.date);
-          await adjustTransactionCount(tx, familyId, 1);
           // Before answering, so the answer shows what the rules did.
           await applyRulesToNewTransaction(tx, familyId, entry.id);
           return find(tx, familyId, entry.id);
@@ -178,7 +177,6 @@ export function createTransactionRepository(db: FinanceDb) {
         }
         await tx.entry.delete({ where: { id } });
         await requestAccountSync(tx, familyId, current.accountId, isoDateOf(current.date));
-        await adjustTransactionCount(tx, familyId, -1);
       });
     },
   };

@@ -1,6 +1,5 @@
 import type { FinanceTx } from "../db";
 import { isoDateOf } from "../ledger/dates";
-import { adjustTransactionCount } from "../ledger/ledger-version-queries";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 
 /**
@@ -19,5 +18,4 @@ export async function removeFeesOf(tx: FinanceTx, familyId: string, transferIds:
     if (!seen || fee.date < seen) earliest.set(fee.account_id, fee.date);
   }
   for (const [accountId, date] of earliest) await requestAccountSync(tx, familyId, accountId, isoDateOf(date));
-  await adjustTransactionCount(tx, familyId, -fees.length);
 }

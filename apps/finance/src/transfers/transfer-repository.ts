@@ -4,7 +4,6 @@ import type { Prisma } from "../generated/prisma/client";
 import { findAccount } from "../accounts/account-repository";
 import { isComplete } from "../ledger/complete-rows";
 import { dateOf, dateRange } from "../ledger/dates";
-import { adjustTransactionCount } from "../ledger/ledger-version-queries";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import { familyCategoryNamed, FEES_CATEGORY, INVESTMENT_CONTRIBUTIONS_CATEGORY } from "./transfer-category-queries";
 import { removeFeesOf } from "./transfer-fee-queries";
@@ -92,7 +91,6 @@ export function createTransferRepository(db: FinanceDb) {
         const transfer = await tx.transfer.create({
           data: { familyId, inflowEntryId: inflow.id, outflowEntryId: outflow.id, status: "confirmed", notes: input.notes ?? null },
         });
-        let entries = 2;
         for (const [account, fee, name] of [
           [from, sourceFee, outflowName],
           [to, destinationFee, inflowName],
@@ -100,11 +98,9 @@ export function createTransferRepository(db: FinanceDb) {
           if (fee === null || fee === 0n) continue;
           const feesCategory = await familyCategoryNamed(tx, familyId, FEES_CATEGORY);
           await side(account, `Transfer fee — ${name}`, fee, { transactionKind: "standard", categoryId: feesCategory, feeOfTransferId: transfer.id });
-          entries++;
         }
         await requestAccountSync(tx, familyId, from.id, input.date);
         await requestAccountSync(tx, familyId, to.id, input.date);
-        await adjustTransactionCount(tx, familyId, entries);
         return find(tx, familyId, transfer.id);
       });
     },

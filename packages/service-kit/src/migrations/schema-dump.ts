@@ -46,6 +46,12 @@ export async function dumpSchema(databaseUrl: string): Promise<string> {
   throw new Error("pg_dump not found: install the PostgreSQL client tools or set PG_DUMP", { cause: lastError });
 }
 
+/**
+ * Functions and triggers: schema.prisma cannot describe them, so only a migration's raw SQL makes
+ * them, and the comparison leaves them out.
+ */
+const UNMODELLED = /^CREATE (FUNCTION|PROCEDURE|TRIGGER|CONSTRAINT TRIGGER) /;
+
 /** The dump as a sorted list of normalised statements. */
 export function normalizeDump(dump: string): string[] {
   const lines = dump
@@ -56,13 +62,21 @@ export function normalizeDump(dump: string): string[] {
   let current: string[] = [];
   for (const line of lines) {
     current.push(line);
-    if (line.endsWith(";")) {
+    if (line.endsWith(";") && !inRoutineBody(current)) {
       statements.push(normalizeStatement(current));
       current = [];
     }
   }
   if (current.length > 0) statements.push(normalizeStatement(current));
-  return statements.filter((s) => !/^ALTER .* OWNER TO /.test(s)).sort();
+  return statements.filter((s) => !/^ALTER .* OWNER TO /.test(s) && !UNMODELLED.test(s)).sort();
+}
+
+/** Whether the lines open a routine whose body (pg_dump quotes it with dollars) is not closed yet: its semicolons end no statement. */
+function inRoutineBody(lines: string[]): boolean {
+  if (!/^CREATE (FUNCTION|PROCEDURE) /.test(lines[0] ?? "")) return false;
+  const text = lines.join("\n");
+  const quote = /\$\w*\$/.exec(text)?.[0];
+  return quote !== undefined && text.split(quote).length < 3;
 }
 
 /** Multi-line `CREATE TABLE x (...)` / `CREATE TYPE x AS ENUM (...)`: sort the inner lines. */

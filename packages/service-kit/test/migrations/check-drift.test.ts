@@ -60,6 +60,23 @@ describe("checkDrift", () => {
     expect(result.problems[0]).toContain("Account_householdId_label_idx");
   });
 
+  it("passes with a migration's functions and triggers, which schema.prisma cannot describe", async () => {
+    const app = await makeApp();
+    const { migrationName } = await createMigration({ ...app, name: "init" });
+    const file = path.join(app.migrationsDir, migrationName!, "migration.sql");
+    // A body's semicolons written \073: the migration runner splits a script at every semicolon.
+    const trigger = `
+CREATE FUNCTION "label_upper"() RETURNS trigger LANGUAGE plpgsql AS E'
+BEGIN
+  NEW.label := upper(NEW.label)\\073
+  RETURN NEW\\073
+END';
+CREATE TRIGGER "account_label_upper" BEFORE INSERT ON "Account" FOR EACH ROW EXECUTE FUNCTION label_upper();
+`;
+    await writeFile(file, (await readFile(file, "utf8")) + trigger);
+    await expect(checkDrift(app)).resolves.toEqual({ inSync: true, problems: [] });
+  });
+
   it("reports migrations that do not apply, and still drops its databases", async () => {
     const app = await makeApp();
     const { migrationName } = await createMigration({ ...app, name: "init" });

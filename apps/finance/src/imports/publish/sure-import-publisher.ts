@@ -1,5 +1,4 @@
 import type { FinanceTx } from "../../db";
-import { adjustTransactionCount, bumpLedgerVersion } from "../../ledger/ledger-version-queries";
 import { requestAccountSync } from "../../syncs/sync-queue-queries";
 import { NdjsonContentError, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonReadResult } from "../ndjson";
 import { ImportParseError } from "../parsing";
@@ -106,8 +105,6 @@ export async function publishSureImport(
   const rules = await publishRules(context, records.Rule);
 
   for (const account of records.Account) await requestAccountSync(tx, familyId, context.ids.required("accounts", account.source_id, account.line), null);
-  await bumpLedgerVersion(tx, familyId);
-  await adjustTransactionCount(tx, familyId, null);
   return {
     ...accounts,
     ...categories,

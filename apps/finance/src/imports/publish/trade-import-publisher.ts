@@ -70,7 +70,7 @@ export async function publishTradeImport(tx: FinanceTx, target: PublishTarget, o
   }
 
   await assertHoldingsWithinLimit(tx);
-  // Holdings follow from these syncs; trades are no transactions, so the transaction count stays.
+  // Holdings follow from these syncs.
   const windows = await stagedTradeWindows(tx);
   for (const window of windows) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
   return { trades: kept, securities_created: securitiesCreated, skipped_duplicates: total - kept };

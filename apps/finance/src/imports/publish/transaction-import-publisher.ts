@@ -1,6 +1,5 @@
 import type { FinanceTx } from "../../db";
 import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../categories/default-categories";
-import { adjustTransactionCount } from "../../ledger/ledger-version-queries";
 import { applyRulesToImportedEntries } from "../../rules/rules-on-create";
 import { requestAccountSync } from "../../syncs/sync-queue-queries";
 import { pickTagColor } from "../../tags/tag-colors";
@@ -80,6 +79,5 @@ export async function publishTransactionImport(tx: FinanceTx, target: PublishTar
   await applyRulesToImportedEntries(tx, familyId, importId);
   const windows = await stagedTransactionWindows(tx);
   for (const window of windows) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
-  await adjustTransactionCount(tx, familyId, null);
   return { transactions: kept, skipped_duplicates: total - kept };
 }
