@@ -2,6 +2,9 @@ import { z } from "zod";
 
 export const UuidSchema = z.uuid({ message: "must be a UUID" });
 
+/** Text shaped like a UUID, of any version (a stored rule's operand, a file's id column): laxer than UuidSchema. */
+export const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The nil UUID: no record has it (ids are UUIDv7), so looking it up finds nothing. */
 const NO_RECORD_ID = "00000000-0000-0000-0000-000000000000";
 

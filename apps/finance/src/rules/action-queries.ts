@@ -1,4 +1,4 @@
-import { ACCOUNT_TYPES, ACTIVITY_LABELS, RULE_ACTION_TYPES, type AccountType, type RuleActionType } from "@hearth/contracts";
+import { ACCOUNT_TYPES, ACTIVITY_LABELS, RULE_ACTION_TYPES, UUID_TEXT, type AccountType, type RuleActionType } from "@hearth/contracts";
 import type { FinanceTx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { isoDateOf } from "../ledger/dates";
@@ -28,8 +28,6 @@ interface ActionExecutor {
   /** Applies it to the matched entries it changes; answers how many changed. */
   execute(tx: FinanceTx, value: string | null, scope: ActionScope): Promise<number>;
 }
-
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Sure's `enrichable(attr)`: rows whose attribute a person set by hand are left alone unless the run ignores locks. */
 function unlocked(attribute: string, scope: ActionScope): Prisma.Sql {

@@ -6,6 +6,7 @@ import {
   RULE_TRANSACTION_TYPES,
   minorUnitDigits,
   type RuleConditionType,
+  UUID_TEXT,
 } from "@hearth/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { isoDateOf } from "../ledger/dates";
@@ -16,8 +17,6 @@ import { RuleDefinitionError, type RuleDefinition, type StoredCondition } from "
 
 /** Sure's Transaction::TRANSFER_KINDS. */
 export const TRANSFER_KINDS = ["funds_movement", "cc_payment", "loan_payment", "investment_contribution"] as const;
-
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const COMPARISONS: Record<string, Prisma.Sql> = {
   ">": Prisma.raw(">"),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CentsSchema } from "../money";
-import { BooleanParamSchema, DateInputSchema, DateSchema, PageQuerySchema, TimestampSchema, UuidSchema } from "../primitives";
+import { BooleanParamSchema, DateInputSchema, DateSchema, PageQuerySchema, TimestampSchema, UuidSchema, UUID_TEXT } from "../primitives";
 import { PageMetaSchema } from "./common";
 import { ACTIVITY_LABELS } from "./trades";
 
@@ -74,7 +74,6 @@ export const RULE_LIMITS = { conditions: 20, subConditions: 20, leaves: 40, valu
 
 /** An amount condition's value: a size in major units (Sure compares the absolute amount). */
 export const RULE_AMOUNT_VALUE = /^\d{1,13}(\.\d{1,20})?$/;
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // ---------------------------------------------------------------- responses
 

@@ -9,6 +9,7 @@ import {
   RULE_LIMITS,
   type RuleActionInput,
   type RuleConditionInput,
+  UUID_TEXT,
 } from "@hearth/contracts";
 import type { FinanceTx } from "../../db";
 import { dateOf } from "../../ledger/dates";
@@ -45,7 +46,6 @@ const CONDITION_REFERENCES: Readonly<Record<string, ReferenceKind>> = RULE_CONDI
 const MADE_FOR_CONDITION: ReadonlySet<ReferenceKind> = new Set(["Category", "Merchant"]);
 const MADE_FOR_ACTION: ReadonlySet<ReferenceKind> = new Set(["Category", "Merchant", "Tag"]);
 
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Rows checked between progress reports. */
 const PROGRESS_EVERY = 500;
 
