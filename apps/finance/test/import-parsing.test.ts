@@ -454,7 +454,7 @@ describe("transaction rows", () => {
   });
 
   // Sure's "generates rows from legacy account_name header with template labels" and "... from alias column when configured column value is blank"
-  it("reads a field from its label, then its usual headers, skipping blank cells", async () => {
+  it("reads a field from its label, else its usual headers: the first the file has, for every row", async () => {
     const labels = {
       date_col_label: "date*",
       amount_col_label: "amount*",
@@ -468,8 +468,10 @@ describe("transaction rows", () => {
     });
     expect(legacy.rows[0]?.errors).toEqual([]);
     expect(legacy.rows[0]?.values).toMatchObject({ account: "Checking Account", date: "2024-05-15", amount_cents: 4250n });
+    // The file has the labelled column: its blank cell stays blank (Sure's csv_value would take the
+    // next header's cell, row by row; a blank Amount so took the Balance).
     const fallback = await read("TransactionImport", "date*,account,account_name,amount,name\n2024-05-15,,Checking Account,42.50,Row", labels);
-    expect(fallback.rows[0]?.fields.account).toBe("Checking Account");
+    expect(fallback.rows[0]?.fields.account).toBe("");
     const posted = await read("TransactionImport", "Posted,Amount,Description\n2024-05-15,1,Coffee", {
       date_col_label: "posted",
       name_col_label: "description",
@@ -483,6 +485,17 @@ describe("transaction rows", () => {
     const result = await read("TransactionImport", "date,date*,amount,name\n2024-05-15,2024-05-16,42.50,Duplicate Date Row", { date_format: "%Y-%m-%d" });
     expect(result.rows).toEqual([]);
     expect(result.errors).toEqual([{ code: "duplicate_headers", message: "CSV headers normalize to duplicate columns: date, date*" }]);
+  });
+
+  it("reads each field from one column for the whole file: a blank amount is invalid, never the Balance column's figure", async () => {
+    // A bank statement: a credit leaves Amount blank in this layout, the running balance beside it.
+    const csv = ["Date,Description,Amount,Balance", "2024-03-01,Salary,,8029.49", "2024-03-02,Coffee,-3.50,8025.99"].join("\n");
+    const rows = (await read("TransactionImport", csv, { date_format: "%Y-%m-%d", amount_col_label: "Amount", name_col_label: "Description" })).rows;
+    expect(rows.map((row) => row.errors)).toEqual([[{ field: "amount", message: "Amount is required" }], []]);
+    expect(rows.map((row) => row.fields.amount)).toEqual(["", "-3.50"]);
+    // With no Amount column at all, the file's Balance column is its amount (Sure's alias), for every row.
+    const aliased = (await read("AccountImport", ["name,balance", "Savings,", "Checking,10"].join("\n"), {})).rows;
+    expect(aliased.map((row) => row.fields.amount)).toEqual(["", "10"]);
   });
 
   // Sure's import_interface_test.rb "can submit configuration that results in invalid rows for user to fix later"

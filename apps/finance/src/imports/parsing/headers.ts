@@ -52,15 +52,14 @@ export function headerPosition(index: HeaderIndex, candidates: readonly (string 
 }
 
 /**
- * Sure's csv_value: the cell under the first candidate header whose cell in this row is not
- * blank (a configured label first, then the usual names), or null.
+ * The row's cell under the first candidate header the file has (a configured label first, then
+ * the usual names), or null when that cell is blank or the file has none of them. The column is
+ * chosen per file, never per cell: Sure's csv_value takes the first candidate whose cell is not
+ * blank, so a row with a blank Amount took its Balance (a credit of 2,000 on a bank statement
+ * became an expense of 8,029.49, and preflight called it valid).
  */
 export function cellOf(record: readonly string[], index: HeaderIndex, candidates: readonly (string | null)[]): string | null {
-  for (const candidate of candidates) {
-    if (candidate === null || candidate.trim() === "") continue;
-    const position = index.positions.get(normalizeHeader(candidate));
-    const value = position === undefined ? undefined : record[position];
-    if (value !== undefined && value !== "") return value;
-  }
-  return null;
+  const position = headerPosition(index, candidates);
+  const value = position === undefined ? undefined : record[position];
+  return value === undefined || value === "" ? null : value;
 }
