@@ -207,6 +207,7 @@ describe("date formats", () => {
     "%d %b %Y": "15 May 2024",
     // Sure's import_test.rb "date_format accepts a CSV-only format like DD/MM/YY"
     "%d/%m/%y": "15/05/24",
+    "%d.%m.%y": "15.05.24",
   };
 
   it.each(Object.keys(IMPORT_DATE_FORMATS) as ImportDateFormat[])("reads %s", (format) => {
@@ -485,6 +486,19 @@ describe("transaction rows", () => {
     const result = await read("TransactionImport", "date,date*,amount,name\n2024-05-15,2024-05-16,42.50,Duplicate Date Row", { date_format: "%Y-%m-%d" });
     expect(result.rows).toEqual([]);
     expect(result.errors).toEqual([{ code: "duplicate_headers", message: "CSV headers normalize to duplicate columns: date, date*" }]);
+  });
+
+  it("reads two-digit years written with dots (28.03.18), and names the format when a year is short for %Y", async () => {
+    const csv = ["date,amount,name", "28.03.18,-12.50,Bakery", "01.01.69,1,Old"].join("\n");
+    const dotted = (await read("TransactionImport", csv, { date_format: "%d.%m.%y" })).rows;
+    expect(dotted.map((row) => row.values?.date ?? row.errors)).toEqual([
+      "2018-03-28",
+      [{ field: "date", message: `Date must be between 1996-05-01 and ${TODAY}` }],
+    ]);
+    const long = (await read("TransactionImport", csv, { date_format: "%d.%m.%Y" })).rows;
+    expect(long[0]?.errors).toEqual([
+      { field: "date", message: "Date must exactly match the format: %d.%m.%Y (its year has fewer than four digits; a two-digit year reads with %d.%m.%y)" },
+    ]);
   });
 
   it("reads each field from one column for the whole file: a blank amount is invalid, never the Balance column's figure", async () => {

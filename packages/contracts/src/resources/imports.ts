@@ -56,6 +56,8 @@ export const IMPORT_DATE_FORMATS = {
   "%Y%m%d": "YYYYMMDD",
   "%d %b %Y": "DD MMM YYYY",
   "%d/%m/%y": "DD/MM/YY",
+  /** Hearth's: German and Dutch bank exports write 28.03.18 (Sure offers only DD/MM/YY of the two-digit years). */
+  "%d.%m.%y": "DD.MM.YY",
 } as const;
 export type ImportDateFormat = keyof typeof IMPORT_DATE_FORMATS;
 const DATE_FORMAT_KEYS = Object.keys(IMPORT_DATE_FORMATS) as [ImportDateFormat, ...ImportDateFormat[]];

@@ -1,4 +1,4 @@
-import { CurrencyInputSchema, minorUnitDigits } from "@hearth/contracts";
+import { CurrencyInputSchema, IMPORT_DATE_FORMATS, minorUnitDigits } from "@hearth/contracts";
 import { yearsBefore } from "../../ledger/dates";
 import { parseDateByFormat } from "./date-format";
 import { minorUnitsOf, parseDecimal } from "./number-format";
@@ -31,6 +31,13 @@ export function checkDate(text: string, context: RowContext, errors: RowError[],
   const date = parseDateByFormat(text, format);
   if (date === null) {
     errors.push({ field, message: `${label} must exactly match the format: ${format}` });
+    return null;
+  }
+  if (Number(date.slice(0, 4)) < 1000) {
+    // 28.03.18 read as %d.%m.%Y is the year 18: name the format that reads it, not the date range.
+    const twoDigitYears = format.replace("%Y", "%y");
+    const hint = twoDigitYears !== format && twoDigitYears in IMPORT_DATE_FORMATS ? `; a two-digit year reads with ${twoDigitYears}` : "";
+    errors.push({ field, message: `${label} must exactly match the format: ${format} (its year has fewer than four digits${hint})` });
     return null;
   }
   const earliest = yearsBefore(context.today, SUPPORTED_YEARS);
