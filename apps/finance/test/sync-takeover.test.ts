@@ -5,6 +5,7 @@
 // (sync-leases.test.ts): where a lapsed lease made the run "stale" and queued a new one, the
 // job is now taken over and the same run finishes.
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrlOf } from "@hearth/service-kit";
@@ -247,6 +248,36 @@ describe("a waiting balance sync", () => {
     expect(sync.syncingAt).toEqual(job.startedAt);
     expect(sync.completedAt).toEqual(job.finishedAt);
     await expectFullRecompute(account.id);
+  });
+});
+
+describe("a waiting balance sync whose row a writer holds", () => {
+  it("holds back no other family's sync: its claim passes it by, and it runs once the writer commits", async () => {
+    const held = await checkingWithHistory();
+    const other = await checkingWithHistory();
+    const syncOf = (accountId: string) =>
+      finance.db.sync.findFirstOrThrow({ where: { syncableId: accountId, parentId: null }, orderBy: { createdAt: "desc" } });
+    // No runner is live: the write's sync waits. A writer then holds its row, as a provider sync
+    // or a rule run widening it holds it until it commits (seconds, or minutes).
+    await held.call("transactions.create", { transaction: { account_id: held.account.id, date: "2026-02-21", amount: 7, name: "Held" } });
+    const waiting = await syncOf(held.account.id);
+    expect(waiting.status).toBe("pending");
+    const writer = new pg.Client({ connectionString: databaseUrlOf(finance.db) });
+    await writer.connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query("SELECT 1 FROM syncs WHERE id = $1 FOR UPDATE", [waiting.id]);
+      await other.call("transactions.create", { transaction: { account_id: other.account.id, date: "2026-02-21", amount: 9, name: "Free" } });
+      await withLiveRunner(async () => {
+        await eventually(async () => expect((await syncOf(other.account.id)).status).toBe("completed"), { timeoutMs: 10_000 });
+        expect((await syncOf(held.account.id)).status).toBe("pending");
+        await writer.query("COMMIT");
+        await eventually(async () => expect((await syncOf(held.account.id)).status).toBe("completed"), { timeoutMs: 10_000 });
+      });
+    } finally {
+      await writer.query("ROLLBACK").catch(() => {});
+      await writer.end();
+    }
   });
 });
 

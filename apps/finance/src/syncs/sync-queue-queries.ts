@@ -74,12 +74,15 @@ export interface StartedSync {
 /**
  * A waiting sync's start, written by its job's claim in the claim's own transaction (the queue's
  * onClaim: no round trip of its own on the path of every write's balances). Only a sync still
- * pending: a retried or taken-over run is started by `start`, which also marks its children stale.
+ * pending, and only when its row is free: a writer widening it (a provider sync's or a rule run's
+ * long transaction) would hold the claim, and with it every family's sync claims on every
+ * instance, until it commits. Then, and for a retried or taken-over run, `start` starts it inside
+ * the job, and marks its children stale.
  */
 export const START_PENDING_SYNC_ON_CLAIM = `
   UPDATE syncs s SET status = 'syncing', syncing_at = now(), updated_at = now()
-    FROM claimed c
-   WHERE s.id = c.subject_id::uuid AND s.family_id = c.family_id::uuid AND s.status = 'pending' AND s.parent_id IS NULL
+   WHERE s.id IN (SELECT p.id FROM syncs p JOIN claimed c ON p.id = c.subject_id::uuid AND p.family_id = c.family_id::uuid
+                   WHERE p.status = 'pending' AND p.parent_id IS NULL FOR UPDATE OF p SKIP LOCKED)
   RETURNING s.id::text AS id, s.family_id::text AS family_id, s.syncable_type, s.syncable_id::text AS syncable_id,
             to_char(s.window_start_date, 'YYYY-MM-DD') AS window_start`;
 
