@@ -8,8 +8,6 @@ import type { FamilyPurgeRepository } from "./family-purge-repository";
 
 export type FamilyResetProcedure = "users.reset" | "users.resetStatus";
 
-const RESET_TRANSACTION = { maxWait: 15_000, timeout: 20_000 };
-
 export interface FamilyResetDeps {
   purges: FamilyPurgeRepository;
   members: MemberRepository;
@@ -22,22 +20,36 @@ export interface FamilyResetDeps {
 
 /** Sure's users#reset and users#reset_status, over every service that keeps family data. */
 export function createFamilyResetHandlers({ purges, members, users, withIdentityEvents, services, onPurgeQueued }: FamilyResetDeps) {
+  /**
+   * This instance's resets under way, by family: parallel resets of one family queue here, holding
+   * no connection, rather than at the family's lock each holding one of the pool's ten (eight at
+   * once left the last waiting past Prisma's 2 s for a connection: a 503, CI run s26b; and one
+   * family's requests could starve every other family's).
+   */
+  const underWay = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(familyId: string, work: () => Promise<T>): Promise<T> {
+    const mine = (underWay.get(familyId) ?? Promise.resolve()).catch(() => undefined).then(work);
+    underWay.set(familyId, mine);
+    void mine
+      .catch(() => undefined)
+      .finally(() => {
+        if (underWay.get(familyId) === mine) underWay.delete(familyId);
+      });
+    return mine;
+  }
+
   /** Queues the reset (or answers the one already queued) in the same transaction as its audit event. */
   const reset: LocalHandler<"users.reset"> = async ({ actor, request }) => {
     const { userId, familyId, sessionId } = requireActor(actor);
-    const purge = await withIdentityEvents(
-      request,
-      async (tx, record) => {
-        // Under the family's lock, so parallel requests queue one reset, not several.
+    const purge = await oneAtATime(familyId, () =>
+      withIdentityEvents(request, async (tx, record) => {
+        // Under the family's lock too: other instances' resets of the family queue there.
         await members.lockFamily(tx, familyId);
         const open = await purges.openReset(familyId, tx);
         if (open) return open;
         record("user.data_reset", { familyId, user: await users.findRef(tx, userId), sessionId: sessionId ?? null });
         return purges.create(tx, { familyId, kind: "reset", requestedById: userId, services: FAMILY_DATA_SERVICES });
-        // Parallel resets of one family queue at its lock, each holding a pooled connection meanwhile:
-        // the last may wait past Prisma's 2 s for one (a 503 in CI run s26b, eight at once on a busy machine).
-      },
-      RESET_TRANSACTION,
+      }),
     );
     onPurgeQueued();
     return {

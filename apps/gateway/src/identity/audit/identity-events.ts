@@ -18,13 +18,7 @@ export type IdentityEventWork<T> = (tx: Transaction, record: RecordIdentityEvent
  * together. An outcome that must be recorded although the request then fails (a refused login)
  * is its own call, made before throwing.
  */
-export type WithIdentityEvents = <T>(request: EventRequestFacts, work: IdentityEventWork<T>, options?: IdentityTransactionOptions) => Promise<T>;
-
-/** How long the transaction may wait for a connection (`maxWait`, Prisma's default 2 s) and run (`timeout`, 5 s). */
-export interface IdentityTransactionOptions {
-  maxWait?: number;
-  timeout?: number;
-}
+export type WithIdentityEvents = <T>(request: EventRequestFacts, work: IdentityEventWork<T>) => Promise<T>;
 
 /**
  * withIdentityEvents on the gateway's database; pokes the relay after a commit that wrote events,
@@ -36,7 +30,7 @@ export function bindIdentityEvents(
   onEventsWritten: () => void,
   onCredentialsChanged: (userIds: string[]) => void = () => {},
 ): WithIdentityEvents {
-  return async (request, work, options) => {
+  return async (request, work) => {
     let written = 0;
     const { result, userIds } = await collectCredentialChanges(() =>
       db.$transaction(async (tx) => {
@@ -46,7 +40,7 @@ export function bindIdentityEvents(
         await enqueueAuditEvents(tx, events);
         written = events.length;
         return outcome;
-      }, options),
+      }),
     );
     if (userIds.length > 0) onCredentialsChanged(userIds);
     if (written > 0) onEventsWritten();
