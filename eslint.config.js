@@ -34,8 +34,10 @@ const PRISMA_MODEL_CALLS =
 /** What the apps call a Prisma client or transaction (`db`, `tx`, `scope.db`). */
 const PRISMA_CLIENTS = "/^(db|tx|prisma)$/";
 
+const RAW_SQL_CALLS = "/^\\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe)$/";
 const RUNS_RAW_SQL = {
-  selector: "MemberExpression[property.name=/^\\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe)$/]",
+  // db.$queryRaw, db["$queryRaw"], and const { $queryRaw } = db.
+  selector: `:matches(MemberExpression[property.name=${RAW_SQL_CALLS}], MemberExpression[property.value=${RAW_SQL_CALLS}], ObjectPattern > Property[key.name=${RAW_SQL_CALLS}])`,
   message: "Raw SQL runs in a repository (*-repository.ts) or a query module (*-queries.ts).",
 };
 const CALLS_PRISMA_MODEL = {
@@ -43,7 +45,8 @@ const CALLS_PRISMA_MODEL = {
   message: "Prisma model calls live in a repository (*-repository.ts) or a query module (*-queries.ts).",
 };
 const BUILDS_SQL = {
-  selector: "MemberExpression[object.name='Prisma'][property.name=/^(sql|raw|join|empty)$/]",
+  // Prisma.sql, and Prisma imported under another name (which would hide it from the first).
+  selector: "MemberExpression[object.name='Prisma'][property.name=/^(sql|raw|join|empty)$/], ImportSpecifier[imported.name='Prisma'][local.name!='Prisma']",
   message: "SQL is built in a query module (*-queries.ts) or a SQL engine (*-sql.ts).",
 };
 

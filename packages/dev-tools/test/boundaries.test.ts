@@ -65,6 +65,13 @@ describe("query placement (eslint no-restricted-syntax)", () => {
     ["apps/chat/src/messages/message-progress.ts", RAW, "raw SQL in a feature file"],
     ["apps/finance/src/insights/x.ts", BUILT, "SQL text built outside a query module or SQL engine"],
     ["apps/finance/src/rules/x-sql.ts", RAW, "a SQL engine that runs its SQL itself"],
+    ["apps/finance/src/insights/x.ts", 'export const run = (db: any) => db["$queryRawUnsafe"]("SELECT 1");\n', "raw SQL by a computed name"],
+    [
+      "apps/finance/src/insights/x.ts",
+      "export const run = (db: any) => { const { $executeRaw } = db; return $executeRaw; };\n",
+      "raw SQL taken apart from its client",
+    ],
+    ["apps/finance/src/insights/x.ts", 'import { Prisma as P } from "../generated/prisma/client";\nexport const part = P;\n', "Prisma under another name"],
   ])("%s: refused (%s)", async (file, code) => {
     expect(await placementErrors(file, code)).toHaveLength(1);
   });

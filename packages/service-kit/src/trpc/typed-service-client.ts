@@ -46,9 +46,12 @@ export interface TypedServiceClient<S extends ServiceName> {
 export function createTypedServiceClient<S extends ServiceName>(service: S, call: BoundServiceCall): TypedServiceClient<S> {
   const internal = (internalProcedures as Record<string, Record<string, { output: z.ZodType }>>)[service] ?? {};
   const signatureOf = (procedure: string): { kind: CallKind; output: z.ZodType | null } => {
-    const known = internal[procedure];
+    // Own keys only: a name such as "toString" is no procedure.
+    const known = Object.hasOwn(internal, procedure) ? internal[procedure] : undefined;
     if (known) return { kind: "mutation", output: known.output };
-    const route = (routes as Record<string, { method: string; owner: string; response: z.ZodType | null }>)[procedure];
+    const route = Object.hasOwn(routes, procedure)
+      ? (routes as Record<string, { method: string; owner: string; response: z.ZodType | null }>)[procedure]
+      : undefined;
     if (!route || route.owner !== service) throw new Error(`${procedure} is not a procedure of ${service}`);
     return { kind: route.method === "GET" ? "query" : "mutation", output: route.response };
   };
