@@ -377,6 +377,17 @@ describe("OFX: reading a statement", () => {
     ]);
   });
 
+  it("takes a CDATA section's text as written (entities inside it too), and names a transaction by its check number before Sure's default", async () => {
+    const cdata = XML_FILE.replace(
+      "<NAME>Fish &amp; Chips &#233;t&#xE9; &eacute;</NAME>\n            <MEMO></MEMO>",
+      "<NAME><![CDATA[EFTPOS <Fish> & Chips &amp;]]></NAME>\n            <MEMO><![CDATA[Card 1234]]> x</MEMO>",
+    );
+    const [row] = (await readOfxImport(cdata, optionsOf())).rows;
+    expect(row?.values).toMatchObject({ name: "EFTPOS <Fish> & Chips &amp;", notes: "Card 1234 x" });
+    const checked = sgmlBankStatement(sgmlTransaction({ TRNTYPE: "CHECK", DTPOSTED: "20250120", TRNAMT: "-30", FITID: "C1", CHECKNUM: "1000" }));
+    expect((await readOfxImport(checked, optionsOf())).rows[0]?.values).toMatchObject({ name: "Check 1000" });
+  });
+
   it("takes the account's currency when the statement names none, and names a transaction without NAME or MEMO as Sure does", async () => {
     const file = sgmlBankStatement(sgmlTransaction({ TRNTYPE: "FEE", DTPOSTED: "20250120", TRNAMT: "-3", FITID: "F1" }), { currency: "" });
     const [row] = (await readOfxImport(file, optionsOf({}, { defaultCurrency: "CAD" }))).rows;

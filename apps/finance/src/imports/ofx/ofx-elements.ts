@@ -1,6 +1,6 @@
 import { Turns } from "../ndjson/turns";
 import { StatementFileError, lineAt } from "../statement-files/statement-file-error";
-import { decodeOfxText } from "./ofx-values";
+import { ofxElementText } from "./ofx-values";
 import { CLOSE, EMPTY, type OfxMarkup } from "./ofx-markup";
 
 /** What a walk over an OFX file's elements tells its reader. */
@@ -37,7 +37,7 @@ export async function walkOfxElements(markup: OfxMarkup, visitor: OfxElementVisi
         `The OFX file has a value longer than ${limits.maxValueLength} characters at line ${lineAt(text, from)}`,
       );
     }
-    return decodeOfxText(text.slice(from, to).trim());
+    return ofxElementText(text.slice(from, to));
   };
   const valueOf = (tag: number, value: string) => {
     if (hadChild.length > 0) hadChild[hadChild.length - 1] = true;

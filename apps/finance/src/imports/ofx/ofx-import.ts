@@ -21,8 +21,8 @@ const blankToNull = (value: string | undefined) => (value === undefined || value
 /**
  * One STMTTRN as a transaction: dated by DTPOSTED (DTUSER when it is missing), its amount
  * TRNAMT in the transaction's CURRENCY, else the statement's CURDEF, else the account's; named
- * by NAME (or PAYEE's), else MEMO, else "Imported item" as Sure names a row without one, with
- * MEMO as notes when it is not the name; FITID is its external id.
+ * by NAME (or PAYEE's), else MEMO, else its check number ("Check 1000"), else "Imported item" as
+ * Sure names a row without one, with MEMO as notes when it is not the name; FITID is its external id.
  */
 function transactionOf(fields: OfxTransaction, statement: OfxStatement, rowNumber: number, defaultCurrency: string): StatementTransaction {
   const dateText = blankToNull(fields.get("DTPOSTED")) ?? fields.get("DTUSER") ?? "";
@@ -30,6 +30,7 @@ function transactionOf(fields: OfxTransaction, statement: OfxStatement, rowNumbe
   const fileCurrency = blankToNull(fields.get("CURRENCY.CURSYM")) ?? statement.currency;
   const payee = blankToNull(fields.get("NAME")) ?? blankToNull(fields.get("PAYEE.NAME")) ?? blankToNull(fields.get("PAYEE"));
   const memo = fields.get("MEMO") ?? "";
+  const check = blankToNull(fields.get("CHECKNUM"));
   return {
     rowNumber,
     dateText,
@@ -38,7 +39,7 @@ function transactionOf(fields: OfxTransaction, statement: OfxStatement, rowNumbe
     amount: amountText === "" ? null : readOfxAmount(amountText),
     currency: fileCurrency ?? defaultCurrency,
     currencyFromFile: fileCurrency !== null,
-    name: payee ?? (memo !== "" ? memo : DEFAULT_ROW_NAME),
+    name: payee ?? (memo !== "" ? memo : check !== null ? `Check ${check}` : DEFAULT_ROW_NAME),
     notes: payee !== null ? memo : "",
     categoryText: "",
     category: "",

@@ -72,7 +72,8 @@ export async function readOfxMarkup(text: string, start: number, limits = OFX_MA
       signal?.throwIfAborted();
     }
     if (text.startsWith("<?", at) || text.startsWith("<!", at)) {
-      const terminator = text.startsWith("<?", at) ? "?>" : text.startsWith("<!--", at) ? "-->" : ">";
+      // A CDATA section (a value's text, read by ofxElementText) may hold ">": it ends at "]]>".
+      const terminator = text.startsWith("<?", at) ? "?>" : text.startsWith("<!--", at) ? "-->" : text.startsWith("<![CDATA[", at) ? "]]>" : ">";
       const end = text.indexOf(terminator, at + 2);
       if (end === -1) throw unreadable(text, at, `an unterminated "${text.slice(at, at + 4)}"`);
       at = text.indexOf("<", end + terminator.length);

@@ -37,6 +37,29 @@ export function decodeOfxText(text: string): string {
   return decoded + text.slice(from);
 }
 
+const CDATA_OPEN = "<![CDATA[";
+const CDATA_CLOSE = "]]>";
+
+/**
+ * An element's text as its reader means it: trimmed, character references decoded, and a CDATA
+ * section's content taken as written (some banks wrap OFX 2 payees so, "<NAME><![CDATA[EFTPOS
+ * ...]]></NAME>": left in, the markup spoilt names, notes and rule matching).
+ */
+export function ofxElementText(raw: string): string {
+  let at = raw.indexOf(CDATA_OPEN);
+  if (at === -1) return decodeOfxText(raw.trim());
+  let text = "";
+  let from = 0;
+  while (at !== -1) {
+    const end = raw.indexOf(CDATA_CLOSE, at + CDATA_OPEN.length);
+    if (end === -1) break;
+    text += decodeOfxText(raw.slice(from, at)) + raw.slice(at + CDATA_OPEN.length, end);
+    from = end + CDATA_CLOSE.length;
+    at = raw.indexOf(CDATA_OPEN, from);
+  }
+  return (text + decodeOfxText(raw.slice(from))).trim();
+}
+
 /** Whole digits and decimals an amount may have, as CSV amounts (parsing/number-format.ts). */
 const MAX_WHOLE_DIGITS = 15;
 const MAX_FRACTION_DIGITS = 20;
