@@ -2,12 +2,10 @@
 // importing its all.ndjson. Through the real procedures: imports.create with publish, the import
 // worker's one transaction, imports.get, imports.revert. Each case names the test of Sure's
 // test/models/family/data_importer_test.rb it mirrors.
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportResponseSchema, type Actor, type ImportDetail } from "@hearth/contracts";
-import { writeFamilyExport } from "../src/family-exports/export-archive";
 import { addDays, todayIso, yearsBefore } from "../src/ledger/dates";
-import { eventually, expectAppError, financeAs, newActor, readZip, settled, startFinance, type RunningFinance } from "./support";
+import { eventually, expectAppError, financeAs, newActor, exportedNdjson, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 
@@ -45,21 +43,6 @@ async function published(family: Family, content: string): Promise<ImportDetail>
   expect(detail.error ?? null, "the import failed").toBeNull();
   expect(detail.status).toBe("complete");
   return detail;
-}
-
-/** The family's all.ndjson: its export written into memory, the file taken out of the ZIP. */
-async function exportedNdjson(familyId: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk);
-      done();
-    },
-  });
-  await writeFamilyExport(finance.db, familyId, sink);
-  const ndjson = (await readZip(Buffer.concat(chunks))).files["all.ndjson"];
-  if (ndjson === undefined) throw new Error("no all.ndjson in the export");
-  return ndjson;
 }
 
 type SureRecord = { type: string; version?: number; data: Record<string, unknown> };
@@ -204,7 +187,7 @@ describe("SureImport: Hearth's own export, round trip", () => {
     source = newFamily();
     target = newFamily();
     await seedFamily(source);
-    exported = await exportedNdjson(source.familyId);
+    exported = await exportedNdjson(finance, source.familyId);
     imported = await published(target, exported);
     await settled(finance);
   }, 120_000);
@@ -239,7 +222,7 @@ describe("SureImport: Hearth's own export, round trip", () => {
   });
 
   it("exports again as the same all.ndjson, ids and timestamps aside (Sure: 'round trips holding snapshots through full export', 'round trips raw balance history through full export')", async () => {
-    const again = await exportedNdjson(target.familyId);
+    const again = await exportedNdjson(finance, target.familyId);
     // Balances and holdings are the syncs' own computations from the imported entries: the same figures.
     expect(withIdsAside(again)).toEqual(withIdsAside(exported));
     expect(again.split("\n")).toHaveLength(exported.split("\n").length);

@@ -5,14 +5,12 @@
 // keeps the version and the count (the triggers of migration ledger_write_rule), so raw SQL is
 // held to them as much as the procedures are; each write procedure is then checked, syncs too.
 import { randomUUID } from "node:crypto";
-import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportResponseSchema, RuleRunResponseSchema, type Actor } from "@hearth/contracts";
 import { databaseUrlOf } from "@hearth/service-kit";
-import { writeFamilyExport } from "../src/family-exports/export-archive";
 import { isoDateOf } from "../src/ledger/dates";
-import { contextOf, eventually, financeAs, newActor, publishedImport, readZip, settled, startFinance, type RunningFinance } from "./support";
+import { contextOf, eventually, financeAs, newActor, publishedImport, exportedNdjson, settled, startFinance, type RunningFinance } from "./support";
 
 let finance: RunningFinance;
 let sql: pg.Client;
@@ -247,19 +245,6 @@ async function ruleRun(call: Call, rule: Record<string, unknown>) {
   });
 }
 
-/** The family's all.ndjson, as its export writes it. */
-async function exportedNdjson(familyId: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk);
-      done();
-    },
-  });
-  await writeFamilyExport(finance.db, familyId, sink);
-  return (await readZip(Buffer.concat(chunks))).files["all.ndjson"] ?? "";
-}
-
 describe("every write procedure keeps the rule", () => {
   it("accounts, transactions, transfers, trades and valuations", async () => {
     const { call, checking, write } = await checkedFamily();
@@ -386,7 +371,7 @@ describe("every write procedure keeps the rule", () => {
     await call("transactions.create", { transaction: { account_id: checking, date: "2026-02-10", amount: 12, name: "Lunch" } });
     const movingIn = await checkedFamily();
     const sure = await movingIn.write("a Sure export published", async () =>
-      publishedImport(movingIn.call, { type: "SureImport", raw_file_content: await exportedNdjson(actor.familyId) }),
+      publishedImport(movingIn.call, { type: "SureImport", raw_file_content: await exportedNdjson(finance, actor.familyId) }),
     );
     expect(sure.status, sure.error ?? "").toBe("complete");
 

@@ -8,6 +8,7 @@ import {
   type ImportDetail,
   type RouteDef,
 } from "@hearth/contracts";
+import { Writable } from "node:stream";
 import pino from "pino";
 import yauzl from "yauzl";
 import { databaseUrlOf, type Logger } from "@hearth/service-kit";
@@ -16,6 +17,7 @@ import { contextOf, endJobConnection as endJobConnectionOf, startServiceUnderTes
 import { ACCOUNT_REMOVAL_QUEUE } from "../src/accounts/account-removal-queries";
 import { createFinanceService, type FinanceDeps } from "../src/app";
 import { MIGRATIONS_DIR, createFinanceDb, type FinanceDb, type FinanceTx } from "../src/db";
+import { writeFamilyExport } from "../src/family-exports/export-archive";
 import { importPublishJob } from "../src/imports/import-publish-job";
 import { createImportRepository } from "../src/imports/import-repository";
 
@@ -131,6 +133,21 @@ export async function queuedEmptyImport(finance: RunningFinance, familyId: strin
   const created = await emptyImport(finance, familyId);
   if (!(await createImportRepository(finance.db).requestPublish(familyId, created.id))) throw new Error(`import ${created.id} could not be queued`);
   return created.id;
+}
+
+/** The family's all.ndjson: its export written into memory, the file taken out of the ZIP. */
+export async function exportedNdjson(finance: RunningFinance, familyId: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  await writeFamilyExport(finance.db, familyId, sink);
+  const ndjson = (await readZip(Buffer.concat(chunks))).files["all.ndjson"];
+  if (ndjson === undefined) throw new Error("no all.ndjson in the export");
+  return ndjson;
 }
 
 /** Every file of a ZIP (a path or the bytes), in archive order: names, and texts by name. */
