@@ -7,3 +7,4 @@ export { APP_REDIRECT, followSsoCallback, ssoProviderSettings, ssoSignIn } from 
 export { accountLine, transactionLine } from "./sure-ndjson";
 export { totpCode } from "./totp";
 export { racingRefreshes } from "./refresh-race";
+export { clearOfWindowEdge } from "./window-edge";

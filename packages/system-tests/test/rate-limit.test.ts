@@ -1,15 +1,16 @@
 import { createServer } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createGateway } from "@hearth/gateway/gateway";
 import { createLogger, listen, type RunningServer } from "@hearth/service-kit";
 import { testPostgresAdminUrl, testRedisUrl } from "@hearth/test-kit";
-import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
+import { apiClient, clearOfWindowEdge, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
 
 const LIMIT = 5;
 /** The bearer tokens' budget (SESSION_RATE_LIMIT_REQUESTS), apart from the API keys'. */
 const SESSION_LIMIT = 8;
 /** Every key and session of a family together (FAMILY_RATE_LIMIT_REQUESTS). */
 const FAMILY_LIMIT = 20;
+const WINDOW_SECONDS = 3600;
 let system: TestSystem;
 let api: ApiClient;
 let second: { api: ApiClient; server: RunningServer; stop: () => Promise<void> };
@@ -22,7 +23,7 @@ beforeAll(async () => {
       RATE_LIMIT_REQUESTS: String(LIMIT),
       SESSION_RATE_LIMIT_REQUESTS: String(SESSION_LIMIT),
       FAMILY_RATE_LIMIT_REQUESTS: String(FAMILY_LIMIT),
-      RATE_LIMIT_WINDOW_SECONDS: "3600",
+      RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
       REDIS_URL: testRedisUrl(),
     },
   });
@@ -39,6 +40,8 @@ afterAll(async () => {
 });
 
 describe("rate limiting per credential", () => {
+  beforeEach(() => clearOfWindowEdge(WINDOW_SECONDS));
+
   it("reports the limit on every answer and refuses the request past it with 429", async () => {
     const user = await signUpUser(api, "limited"); // 2 bearer requests to create its keys
     for (let i = 1; i <= LIMIT; i++) {

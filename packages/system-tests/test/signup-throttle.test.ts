@@ -1,17 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { DEVICE, TEST_PASSWORD, apiClient, startSystem, type ApiClient, type TestSystem } from "../src";
+import { DEVICE, TEST_PASSWORD, apiClient, clearOfWindowEdge, startSystem, type ApiClient, type TestSystem } from "../src";
 
 // A small allowance, and each test from an IP of its own (X-Forwarded-For, trusted here).
 const LIMIT = 3;
+const WINDOW_SECONDS = 3600;
 let system: TestSystem;
 let api: ApiClient;
 
 beforeAll(async () => {
   system = await startSystem({
     adminUrl: testPostgresAdminUrl(),
-    gatewayEnv: { TRUST_PROXY: "1", SIGNUP_RATE_LIMIT_REQUESTS: String(LIMIT), SIGNUP_RATE_LIMIT_WINDOW_SECONDS: "3600" },
+    gatewayEnv: { TRUST_PROXY: "1", SIGNUP_RATE_LIMIT_REQUESTS: String(LIMIT), SIGNUP_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) },
   });
   api = apiClient(system.url);
 });
@@ -23,6 +24,8 @@ const signup = (ip: string, label = "signup", email = `${label}-${randomBytes(4)
   api.post("/api/v1/auth/signup", { user: { email, password: TEST_PASSWORD }, device: DEVICE }, { headers: { "x-forwarded-for": ip } });
 
 describe("signup throttling", () => {
+  beforeEach(() => clearOfWindowEdge(WINDOW_SECONDS));
+
   it("allows each client IP its signups per window, then answers 429 with when to retry", async () => {
     const ip = newIp();
     for (let i = 0; i < LIMIT; i++) expect((await signup(ip)).status).toBe(201);

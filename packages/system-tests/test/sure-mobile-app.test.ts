@@ -7,6 +7,7 @@ import { startOidcProvider, testPostgresAdminUrl, type TestOidcProvider } from "
 import {
   TEST_PASSWORD,
   apiClient,
+  clearOfWindowEdge,
   racingRefreshes,
   followSsoCallback,
   ssoProviderSettings,
@@ -332,6 +333,7 @@ describe("Sign in with Google from the app: mobile SSO at Sure's path", () => {
       { SSO_AUTHORIZE_RATE_LIMIT_REQUESTS: 1, SSO_AUTHORIZE_RATE_LIMIT_WINDOW_SECONDS: 86_400 },
     );
     try {
+      await clearOfWindowEdge(86_400, 20);
       await mobileStart(gateway.url, "corporate_oidc");
       const refused = Object.fromEntries(appCallback(await mobileStart(gateway.url, "corporate_oidc")));
       expect(refused.error).toBe("rate_limit_exceeded");

@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiKeyUsageSchema } from "@hearth/contracts";
 import { createGateway } from "@hearth/gateway/gateway";
 import { createLogger, listen } from "@hearth/service-kit";
 import { testPostgresAdminUrl, testRedisUrl } from "@hearth/test-kit";
-import { apiClient, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
+import { apiClient, clearOfWindowEdge, signUpUser, startSystem, type ApiClient, type TestSystem } from "../src";
 
 const LIMIT = 50;
 const WINDOW_SECONDS = 3600;
@@ -33,6 +33,8 @@ afterAll(async () => {
 });
 
 describe("GET /api/v1/usage", () => {
+  beforeEach(() => clearOfWindowEdge(WINDOW_SECONDS));
+
   it("answers the API key and its real rate-limit count, the asking request included", async () => {
     const user = await signUpUser(api, "usage");
     for (let i = 0; i < 3; i++) expect((await api.get("/api/v1/users/me", { apiKey: user.readKey })).status).toBe(200);
