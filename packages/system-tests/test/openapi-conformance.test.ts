@@ -295,6 +295,23 @@ describe("balances and syncs", () => {
     expect(balance.account.id).toBe(account.id);
     await call("GET", `/api/v1/balances/${MISSING_ID}`, "/api/v1/balances/{id}", 404);
   });
+
+  // Sure's Sync.for_family takes in the family's provider items (app/models/sync.rb 63-74).
+  it("the run a provider connection reports: GET /syncs/{id} 200 and listed", async () => {
+    const body = { provider_connection: { provider: "simplefin", access_url: "http://conformance:secret@127.0.0.1:9/simplefin" } };
+    const created = await api.post("/api/v1/provider_connections", body, { apiKey: user.writeKey });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const run: string = await eventually(async () => {
+      const connections = await call("GET", "/api/v1/provider_connections", "/api/v1/provider_connections", 200);
+      const latest = connections.data.find((each: { id: string }) => each.id === created.body.data.id)?.sync.latest;
+      expect(latest?.status).toBe("failed");
+      return latest.id;
+    });
+    const one = await call("GET", `/api/v1/syncs/${run}`, "/api/v1/syncs/{id}", 200);
+    expect(one.data).toMatchObject({ id: run, status: "failed", terminal: true, syncable: { type: "SimplefinItem", id: created.body.data.id } });
+    const listed = await call("GET", "/api/v1/syncs?per_page=100", "/api/v1/syncs", 200);
+    expect(listed.data.map((sync: { id: string }) => sync.id)).toContain(run);
+  });
 });
 
 describe("reference data and reports", () => {

@@ -1,10 +1,13 @@
 import type { ProviderConnection as ProviderConnectionResource } from "@hearth/contracts";
 import type { ProviderSync } from "../generated/prisma/client";
 import type { ConnectionSummary } from "./provider-connection-repository";
-import { STALE_SYNC_MESSAGE } from "./provider-sync-failure";
+import { providerSyncErrorMessage } from "./provider-sync-failure";
 
 /** Sure's provider keys and item types of the providers Hearth connects. */
 const PROVIDER_TYPES: Record<string, string> = { simplefin: "SimplefinItem" };
+
+/** Sure's item type of a provider (its provider_type, and its syncs' syncable type). */
+export const providerTypeOf = (provider: string): string => PROVIDER_TYPES[provider] ?? "SimplefinItem";
 
 /** What a completed sync recorded (see provider-ledger-queries.ts). */
 interface SyncStats {
@@ -34,9 +37,8 @@ function statusSummary(summary: ConnectionSummary): string {
 
 /** The spec's sanitized error: only for a failed or stale run, its message a stable category. */
 function errorOf(sync: ProviderSync): { present: true; message: string | null } | null {
-  if (sync.status === "failed") return { present: true, message: sync.error ?? "Sync failed" };
-  if (sync.status === "stale") return { present: true, message: STALE_SYNC_MESSAGE };
-  return null;
+  const message = providerSyncErrorMessage(sync);
+  return message === null ? null : { present: true, message };
 }
 
 function latestOf(sync: ProviderSync | null) {
@@ -60,7 +62,7 @@ export function toProviderConnectionResource(summary: ConnectionSummary): Provid
   return {
     id: connection.id,
     provider: "simplefin",
-    provider_type: PROVIDER_TYPES[connection.provider] ?? "SimplefinItem",
+    provider_type: providerTypeOf(connection.provider),
     name: connection.name,
     status,
     requires_update: status === "requires_update",

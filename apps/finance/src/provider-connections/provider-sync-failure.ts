@@ -34,3 +34,10 @@ export class ProviderSyncFailure extends Error {
 
 /** What Sure shows for a run that lost its worker. */
 export const STALE_SYNC_MESSAGE = "Sync became stale before completion";
+
+/** A run's error as the connection's status and /syncs both show it: a failed run's category, Sure's words for a stale one. */
+export function providerSyncErrorMessage(sync: { status: string; error: string | null }): string | null {
+  if (sync.status === "failed") return sync.error ?? "Sync failed";
+  if (sync.status === "stale") return STALE_SYNC_MESSAGE;
+  return null;
+}
