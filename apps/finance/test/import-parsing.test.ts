@@ -738,7 +738,7 @@ describe("preflight", () => {
   // Sure's imports_controller_test.rb "should preflight CSV import without persisting records"
   it("answers headers, required headers and the row count of a valid file", async () => {
     const answer = await preflightCsvImport({ type: "TransactionImport", params: valid, content: "date,amount,name\n2023-01-01,-10.00,Test Transaction" });
-    expect(ImportPreflightSchema.parse(answer)).toEqual(answer);
+    expect(ImportPreflightSchema.omit({ encoding: true }).parse(answer)).toEqual(answer);
     expect(answer).toEqual({
       type: "TransactionImport",
       valid: true,

@@ -37,6 +37,7 @@ export * from "./resources/family-exports";
 export * from "./resources/import-sessions";
 export * from "./resources/usage";
 export * from "./resources/imports";
+export * from "./resources/text-encodings";
 export * from "./resources/provider-connections";
 export * from "./events/audit-events";
 export * from "./openapi";

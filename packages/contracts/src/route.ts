@@ -62,7 +62,7 @@ export interface CsvUpload {
 
 /**
  * A route that takes a whole file as text (Sure's imports): a multipart body's file in `field`
- * becomes the body's `contentField` (UTF-8 text), its other form fields the rest of the body.
+ * becomes the body's `contentField` (its text), its other form fields the rest of the body.
  * A JSON body carries the text in `contentField` itself, up to `jsonLimitBytes`.
  */
 export interface FileUpload {
@@ -75,6 +75,11 @@ export interface FileUpload {
   extensions: readonly string[];
   /** The JSON body limit of this route (the gateway's default is BODY_LIMIT). */
   jsonLimitBytes: number;
+  /**
+   * The file may be in any of TEXT_ENCODINGS, named by the form's `encoding` field or found by
+   * the gateway, which sets `encoding` to the one it read; without this, only UTF-8 is taken.
+   */
+  encodings?: boolean;
 }
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;

@@ -112,13 +112,16 @@ describe("Sure's other answers and Hearth's limits", () => {
     expect(await merchantNames()).not.toContain("Row 0");
   });
 
-  it("text that is no CSV, or no UTF-8, is 422 invalid_csv", async () => {
+  it("text that is no CSV, or no text at all, is 422 invalid_csv; Latin-1 text is read", async () => {
     const unclosed = await upload({ content: 'name\n"Unclosed Merchant' });
     expect(unclosed.status).toBe(422);
     expect(unclosed.body).toMatchObject({ error: "invalid_csv", message: expect.stringContaining("CSV could not be parsed") });
+    const binary = await upload({ content: new Uint8Array([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x00, 0x01, 0xe9]) });
+    expect(binary.status).toBe(422);
+    expect(binary.body).toMatchObject({ error: "invalid_csv", message: "CSV could not be parsed: The file is not text: it holds binary data" });
     const latin1 = await upload({ content: new Uint8Array([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x43, 0x61, 0x66, 0xe9]) });
-    expect(latin1.status).toBe(422);
-    expect(latin1.body.error).toBe("invalid_csv");
+    expect(latin1.status).toBe(201);
+    expect(latin1.body.merchants.map((merchant: { name: string }) => merchant.name)).toEqual(["Café"]);
   });
 
   it("reads headers as Sure normalises them, a BOM, quoted names and CRLF; skips repeats and names too long, passes over blank names uncounted", async () => {

@@ -77,14 +77,14 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
 
     "imports.create": async ({ ctx, input, signal }) => {
       const familyId = ctx.actor.familyId;
-      const { type, account_id: accountId, publish, raw_file_content: content, filename: _filename, content_type: _contentType, ...params } = input;
+      const { type, account_id: accountId, publish, raw_file_content: content, filename: _filename, content_type: _contentType, encoding, ...params } = input;
       if (type === "SureImport") {
-        const upload = { content, filename: input.filename, contentType: input.content_type };
+        const upload = { content, filename: input.filename, contentType: input.content_type, encoding };
         const id = await createSureImport(imports, familyId, upload, { currency: await familyCurrency(familyId), publish: publish === true, queued });
         return { data: toImportDetail(await findImport(familyId, id)) };
       }
       if (isStatementFileType(type)) {
-        const upload = { type, content, filename: input.filename, contentType: input.content_type, accountId, config: params as ImportConfig };
+        const upload = { type, content, filename: input.filename, contentType: input.content_type, encoding, accountId, config: params as ImportConfig };
         const currency = (await accountCurrency(familyId, accountId)) ?? (await familyCurrency(familyId));
         const id = await createStatementImport(imports, familyId, upload, { currency, today: today(), publish: publish === true, queued, signal });
         return { data: toImportDetail(await findImport(familyId, id)) };
@@ -112,7 +112,7 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
         errors: row.errors,
         values: row.values as Record<string, unknown> | null,
       }));
-      const created = await imports.create(familyId, { type, accountId: accountId ?? null, configuration: config, content, rows });
+      const created = await imports.create(familyId, { type, accountId: accountId ?? null, configuration: config, content, encoding, rows });
       if (publish) {
         // Sure publishes a configured import asked to; one that cannot be is stored and named in the error.
         if (read.rows.length > importMaxRowCount(type)) {
@@ -136,25 +136,30 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
     },
 
     "imports.preflight": async ({ ctx, input, signal }) => {
-      const { type = "TransactionImport", account_id: accountId, raw_file_content: content, filename, content_type: contentType, ...params } = input;
-      if (type === "SureImport")
-        return { data: await preflightSureImport({ content, filename, contentType }, await familyCurrency(ctx.actor.familyId), ctx.actor.familyId) };
+      const {
+        type = "TransactionImport",
+        account_id: accountId,
+        raw_file_content: content,
+        filename,
+        content_type: contentType,
+        encoding = "utf-8",
+        ...params
+      } = input;
+      if (type === "SureImport") {
+        const preflight = await preflightSureImport({ content, filename, contentType }, await familyCurrency(ctx.actor.familyId), ctx.actor.familyId);
+        return { data: { ...preflight, encoding } };
+      }
       if (isStatementFileType(type)) {
         const currency = (await accountCurrency(ctx.actor.familyId, accountId)) ?? (await familyCurrency(ctx.actor.familyId));
-        return {
-          data: await preflightStatementImport({ type, content, filename, contentType }, params, {
-            currency,
-            today: today(),
-            signal,
-          }),
-        };
+        const preflight = await preflightStatementImport({ type, content, filename, contentType }, params, { currency, today: today(), signal });
+        return { data: { ...preflight, encoding } };
       }
       if (!isCsvType(type)) throw AppError.validation([`type must be one of: ${CSV_IMPORT_TYPES.join(", ")}`]);
       if (content === undefined || content === "") throw new AppError("missing_content");
       await accountCurrency(ctx.actor.familyId, accountId);
       const source = filename !== undefined ? "file" : "content";
       const preflight = await parsed(() => preflightCsvImport({ type, params, content, filename, contentType, source, signal }));
-      return { data: preflight };
+      return { data: { ...preflight, encoding } };
     },
 
     "imports.publish": async ({ ctx, input }) => {

@@ -1,4 +1,4 @@
-import type { ImportConfig, ImportStatus, ImportType } from "@hearth/contracts";
+import type { ImportConfig, ImportStatus, ImportType, TextEncoding } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
 import { risingIds } from "../rules/rising-id-sql";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
@@ -21,6 +21,8 @@ export interface NewImport {
   accountId: string | null;
   configuration: ImportConfig;
   content: string;
+  /** The encoding the file was read in; UTF-8 when left out (JSON text). */
+  encoding?: TextEncoding;
   rows: StoredRow[];
   /** Counts of an import stored without rows (a SureImport's NDJSON lines); else its rows are counted. */
   counts?: { rows: number; valid: number };
@@ -75,6 +77,7 @@ export function createImportRepository(db: FinanceDb, familyBytes = FAMILY_IMPOR
               accountId: input.accountId,
               configuration: toJson(input.configuration),
               content: input.content,
+              encoding: input.encoding ?? "utf-8",
               rowsCount: input.counts?.rows ?? input.rows.length,
               validRowsCount: input.counts?.valid ?? input.rows.filter((r) => r.errors.length === 0).length,
             },

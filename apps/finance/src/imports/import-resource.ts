@@ -1,5 +1,6 @@
 import {
   ImportConfigParamsSchema,
+  textEncodingOf,
   type ImportDetail,
   type ImportRowDiagnostic,
   type ImportRowMapping,
@@ -66,6 +67,7 @@ export function toImportDetail(row: StoredImport): ImportDetail {
     },
     // Categories and tags are found or made at publish, an account found: nothing waits on a person's choice.
     stats: { rows_count: row.rowsCount, valid_rows_count: row.validRowsCount, invalid_rows_count: invalid, mappings_count: 0, unassigned_mappings_count: 0 },
+    encoding: textEncodingOf(row.encoding) ?? "utf-8",
     progress: { rows_done: row.rowsDone, rows_total: row.rowsCount },
     result: (row.result as Record<string, number> | null) ?? null,
   };

@@ -1,4 +1,4 @@
-import { AppError, ImportConfigParamsSchema } from "@hearth/contracts";
+import { AppError, ImportConfigParamsSchema, type TextEncoding } from "@hearth/contracts";
 import type { ImportRepository } from "./import-repository";
 import { NdjsonContentError, preflightSureNdjson, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonPreflight } from "./ndjson";
 import { NDJSON_UPLOADS_WAITING, NDJSON_UPLOADS_WAITING_PER_FAMILY, SemaphoreFull } from "./ndjson/semaphore";
@@ -9,6 +9,8 @@ export interface SureUpload {
   content: string | undefined;
   filename: string | undefined;
   contentType: string | undefined;
+  /** The encoding the gateway read the file in (undefined: JSON text). */
+  encoding?: TextEncoding | undefined;
 }
 
 /** Line problems named in a 422 at most (the preflight's answer holds as many). */
@@ -61,6 +63,7 @@ export async function createSureImport(
     accountId: null,
     configuration: ImportConfigParamsSchema.parse({}),
     content,
+    encoding: upload.encoding,
     rows: [],
     counts: { rows: read.rowsCount, valid: read.validRowsCount },
   });

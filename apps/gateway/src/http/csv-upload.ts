@@ -3,6 +3,7 @@ import { AppError, type CsvUpload } from "@hearth/contracts";
 import type { Request } from "express";
 import { CsvSyntaxError, parseCsv } from "./csv-text";
 import { hasEmptyBody } from "./json-only";
+import { uploadText } from "./upload-text";
 
 /** The media types Sure takes as CSV (Import::ALLOWED_CSV_MIME_TYPES); a part without one is text/plain. */
 const CSV_MEDIA_TYPES = new Set(["text/csv", "text/plain", "application/vnd.ms-excel", "application/csv"]);
@@ -80,9 +81,11 @@ export async function readCsvUpload(req: Request, upload: CsvUpload): Promise<{ 
 
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
-  } catch {
-    throw new AppError("invalid_csv", { message: "CSV could not be parsed: the file is not UTF-8 text" });
+    // In whatever encoding the bank or spreadsheet wrote it (upload-text.ts).
+    text = (await uploadText(file.bytes)).text;
+  } catch (err) {
+    if (err instanceof AppError) throw new AppError("invalid_csv", { message: `CSV could not be parsed: ${err.message}` });
+    throw err;
   }
   let table;
   try {

@@ -9,6 +9,7 @@ import type { LocalHandlers, RequestFacts } from "../identity/local-handlers";
 import type { AiSwitch } from "./ai-switch";
 import { readCsvUpload } from "./csv-upload";
 import { readFileUpload } from "./file-upload";
+import { assertAlreadyText } from "./upload-text";
 import { hasEmptyBody, isMultipart } from "./json-only";
 import { createLargeUploads, type LargeUploadOptions, type LargeUploads } from "./large-uploads";
 import { familyRateLimitBucket, rateLimitBucket, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from "./rate-limiter";
@@ -190,6 +191,7 @@ async function serve(route: RouteDef, req: Request, res: Response, deps: RouteBi
   let actor = route.access.auth === "public" ? null : await authenticatedActor(route.access, req, res, deps);
   // Read only after the credential is checked: an unauthenticated upload is never parsed.
   const body = await uploadedBody(route, req, res, actor, largeUploads);
+  if (route.fileUpload?.encodings && !isMultipart(req)) assertAlreadyText(body);
   // A large upload arrives at its client's pace (minutes on a slow link): its credential is
   // checked again once it has, so a key revoked or a user demoted meanwhile does not write with it.
   if (actor && (route.upload || route.fileUpload) && largeUploads.isLarge(req)) actor = await stillActing(actor, route.access, req, res, deps);

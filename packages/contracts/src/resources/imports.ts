@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BooleanParamSchema, PageQuerySchema, TimestampSchema, UuidSchema } from "../primitives";
 import { PageMetaSchema } from "./common";
+import { TEXT_ENCODINGS, TextEncodingSchema } from "./text-encodings";
 
 // ---------------------------------------------------------------- types and limits
 
@@ -245,6 +246,8 @@ export const ImportDetailSchema = z.object({
   configuration: ImportConfigurationSchema,
   stats: ImportStatsSchema,
   verification: ImportVerificationSchema.optional(),
+  /** Ours: the character encoding the file was read in (asked for, declared by the file, or detected). */
+  encoding: z.enum(TEXT_ENCODINGS),
   /** Ours: how far a publish got (rows written of the rows to write), while it runs and after. */
   progress: z.object({ rows_done: z.number().int().min(0), rows_total: z.number().int().min(0) }),
   /** Ours: what the publish wrote, by kind (e.g. transactions, skipped_duplicates); null until it completed. */
@@ -331,6 +334,8 @@ export const ROW_COUNT_WARNING = "Row count exceeds this import type's publish l
 export const ImportPreflightSchema = z.object({
   type: ImportTypeSchema,
   valid: z.boolean(),
+  /** Ours: the character encoding the file was read in, as an import of it would be. */
+  encoding: z.enum(TEXT_ENCODINGS),
   content: z.object({ filename: Text, content_type: Text, byte_size: z.number().int().min(0) }),
   stats: z.object({
     /** CSV: data rows below the header; SureImport: nonblank NDJSON lines. */
@@ -364,6 +369,11 @@ const ContentFields = {
   /** Set by the gateway from a multipart upload. */
   filename: z.string().max(255).optional(),
   content_type: z.string().max(255).optional(),
+  /**
+   * Ours: the character encoding of a multipart file (any label of TEXT_ENCODINGS, e.g.
+   * "windows-1252"); left out, the gateway finds it. JSON `raw_file_content` is text already.
+   */
+  encoding: TextEncodingSchema.optional(),
 };
 
 /** POST /api/v1/imports: the content, the request's options and the CSV configuration (a bad one is 422). */

@@ -30,7 +30,7 @@ export interface PreflightProblem {
 }
 
 /** The API's preflight answer for a SureImport, with what Sure's preflight knows besides. */
-export interface SureNdjsonPreflight extends ImportPreflight {
+export interface SureNdjsonPreflight extends Omit<ImportPreflight, "encoding"> {
   /** Sure's warnings with their codes (`warnings` carries their messages, as Sure's API answers them). */
   warning_details: PreflightProblem[];
   /** Types the file has that Sure does not import. */

@@ -52,7 +52,7 @@ function labelsOnly(params: unknown): ImportConfig {
  * at the first row past the most an import takes (Sure counts them all): rows_count is then
  * that cap plus one, and the warning says there are more.
  */
-export async function preflightCsvImport(input: CsvPreflightInput): Promise<ImportPreflight> {
+export async function preflightCsvImport(input: CsvPreflightInput): Promise<Omit<ImportPreflight, "encoding">> {
   const limits = input.limits ?? IMPORT_CSV_LIMITS;
   assertCsvSize(input.content, limits.maxBytes, input.source);
   const content = {

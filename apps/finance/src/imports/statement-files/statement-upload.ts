@@ -7,6 +7,7 @@ import {
   type ImportConfig,
   type ImportPreflight,
   type ImportPreflightError,
+  type TextEncoding,
 } from "@hearth/contracts";
 import type { ImportRepository, StoredRow } from "../import-repository";
 import { readOfxImport } from "../ofx/ofx-import";
@@ -34,6 +35,8 @@ export interface StatementUpload {
   content: string | undefined;
   filename: string | undefined;
   contentType: string | undefined;
+  /** The encoding the gateway read the file in (undefined: JSON text). */
+  encoding?: TextEncoding | undefined;
 }
 
 /** A file refused as a whole, answered with its 422. */
@@ -102,6 +105,7 @@ export async function createStatementImport(
     accountId: request.accountId,
     configuration: read.config,
     content,
+    encoding: request.encoding,
     rows,
   });
   if (!options.publish) return created.id;
@@ -124,9 +128,9 @@ export async function preflightStatementImport(
   upload: StatementUpload,
   params: unknown,
   options: { currency: string; today: string; signal?: AbortSignal | undefined },
-): Promise<ImportPreflight> {
+): Promise<Omit<ImportPreflight, "encoding">> {
   const defaults = DEFAULT_UPLOAD[upload.type];
-  const answer = (stats: ImportPreflight["stats"], errors: ImportPreflightError[], warnings: string[]): ImportPreflight => ({
+  const answer = (stats: ImportPreflight["stats"], errors: ImportPreflightError[], warnings: string[]): Omit<ImportPreflight, "encoding"> => ({
     type: upload.type,
     valid: errors.length === 0,
     content: {

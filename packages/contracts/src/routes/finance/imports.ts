@@ -37,6 +37,7 @@ const IMPORT_FILE: FileUpload = {
   ],
   extensions: [".csv", ".ndjson", ".json", ".ofx", ".qfx", ".qif"],
   jsonLimitBytes: IMPORT_JSON_LIMIT_BYTES,
+  encodings: true,
 };
 
 const NOT_FOUND = { notFound: "Import not found" } as const;
