@@ -32,7 +32,7 @@ function bankCsv(bytes: number): string {
 describe("a large CSV is read in turns", () => {
   it("lets a timer fire all through the read of a 10 MB file, and reads what csv-parse reads in one piece", async () => {
     const text = bankCsv(9.5 * MiB);
-    const { result, ticks, longestGapMs, tookMs } = await timerDuring(() =>
+    const { result, ticks, longestBusyMs, tookMs } = await timerDuring(() =>
       parseCsvTable(text, { colSep: ",", limits: { ...IMPORT_CSV_LIMITS, maxRows: Number.MAX_SAFE_INTEGER } }),
     );
     const whole = parseSync(text, { delimiter: ",", relax_quotes: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
@@ -41,7 +41,7 @@ describe("a large CSV is read in turns", () => {
     expect(result.rows).toEqual(whole.slice(1));
     // Given back about every 10 ms: on a quiet machine the timer is never kept for long.
     expect(ticks).toBeGreaterThan(tookMs / 50);
-    expect(longestGapMs).toBeLessThan(250);
+    expect(longestBusyMs).toBeLessThan(250);
   });
 
   it("keeps a character whole that falls across two chunks of the read", async () => {
@@ -96,19 +96,21 @@ describe("large QIF and OFX files are read in turns", () => {
   const options = { config: ImportConfigParamsSchema.parse({}), defaultCurrency: "USD", today: "2026-11-29", maxRows: IMPORT_CSV_LIMITS.maxRows };
 
   it("lets a timer fire all through the read of a 10 MB QIF file", async () => {
-    const { result, ticks, longestGapMs, tookMs } = await timerDuring(() => readQifImport(bankQif(9.5 * MiB), options));
+    const file = bankQif(9.5 * MiB);
+    const { result, ticks, longestBusyMs, tookMs } = await timerDuring(() => readQifImport(file, options));
     expect(result.transactionCount).toBeGreaterThan(100_000);
     expect(result.rows).toHaveLength(IMPORT_CSV_LIMITS.maxRows);
     expect(ticks).toBeGreaterThan(tookMs / 50);
-    expect(longestGapMs).toBeLessThan(250);
+    expect(longestBusyMs).toBeLessThan(250);
   });
 
   it("lets a timer fire all through the read of a 10 MB OFX file", async () => {
-    const { result, ticks, longestGapMs, tookMs } = await timerDuring(() => readOfxImport(bankOfx(9.5 * MiB), options));
+    const file = bankOfx(9.5 * MiB);
+    const { result, ticks, longestBusyMs, tookMs } = await timerDuring(() => readOfxImport(file, options));
     expect(result.transactionCount).toBeGreaterThan(80_000);
     expect(result.rows).toHaveLength(IMPORT_CSV_LIMITS.maxRows);
     expect(ticks).toBeGreaterThan(tookMs / 50);
-    expect(longestGapMs).toBeLessThan(250);
+    expect(longestBusyMs).toBeLessThan(250);
   });
 
   it("stops a read whose caller has gone", async () => {
