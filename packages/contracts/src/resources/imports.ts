@@ -73,7 +73,8 @@ export type ImportSignageConvention = (typeof IMPORT_SIGNAGE_CONVENTIONS)[number
 export const IMPORT_COLUMN_SEPARATORS = [",", ";"] as const;
 export type ImportColumnSeparator = (typeof IMPORT_COLUMN_SEPARATORS)[number];
 
-export const IMPORT_AMOUNT_TYPE_STRATEGIES = ["signed_amount", "custom_column"] as const;
+/** Sure's two, and Hearth's debit_credit_columns: money out in one column, money in in another (most UK and US bank CSVs). */
+export const IMPORT_AMOUNT_TYPE_STRATEGIES = ["signed_amount", "custom_column", "debit_credit_columns"] as const;
 export type ImportAmountTypeStrategy = (typeof IMPORT_AMOUNT_TYPE_STRATEGIES)[number];
 
 /** Leading lines a file may ask to skip (bank exports put a few lines of metadata above the header). */
@@ -129,10 +130,26 @@ export const IMPORT_COLUMN_LABELS = [
   "entity_type_col_label",
   "currency_col_label",
   "exchange_operating_mic_col_label",
+  /** Hearth's: the columns of debit_credit_columns. */
+  "debit_col_label",
+  "credit_col_label",
 ] as const;
 export type ImportColumnLabel = (typeof IMPORT_COLUMN_LABELS)[number];
 
-const labelFields = Object.fromEntries(IMPORT_COLUMN_LABELS.map((field) => [field, optionalLabel(field)])) as {
+/** What the OpenAPI says of Hearth's own labels. */
+const LABEL_DESCRIPTIONS: Partial<Record<ImportColumnLabel, string>> = {
+  debit_col_label:
+    "Hearth extension. With amount_type_strategy debit_credit_columns: the header of the money-out column (else Debit, Debit Amount, Paid Out, Money Out or Withdrawals)",
+  credit_col_label:
+    "Hearth extension. With amount_type_strategy debit_credit_columns: the header of the money-in column (else Credit, Credit Amount, Paid In, Money In or Deposits)",
+};
+
+const labelFields = Object.fromEntries(
+  IMPORT_COLUMN_LABELS.map((field) => {
+    const description = LABEL_DESCRIPTIONS[field];
+    return [field, description ? optionalLabel(field).describe(description) : optionalLabel(field)];
+  }),
+) as {
   [K in ImportColumnLabel]: ReturnType<typeof optionalLabel>;
 };
 
@@ -150,7 +167,11 @@ export const ImportConfigParamsSchema = z
     /** Sure allows null: signed amounts are then read as inflows_negative, custom columns as inflows_positive. */
     signage_convention: choice("signage_convention", IMPORT_SIGNAGE_CONVENTIONS).nullable().default("inflows_positive"),
     col_sep: choice("col_sep", IMPORT_COLUMN_SEPARATORS).default(","),
-    amount_type_strategy: choice("amount_type_strategy", IMPORT_AMOUNT_TYPE_STRATEGIES).default("signed_amount"),
+    amount_type_strategy: choice("amount_type_strategy", IMPORT_AMOUNT_TYPE_STRATEGIES)
+      .default("signed_amount")
+      .describe(
+        "signed_amount or custom_column as in Sure; debit_credit_columns (Hearth extension): each row's amount is in one of two columns, debit (money out) or credit (money in), exactly one of them filled; signage_convention does not apply",
+      ),
     /** custom_column: the entity-type value that marks a row as an inflow (or, as in Sure, "inflows_positive"/"inflows_negative"). */
     amount_type_inflow_value: optionalLabel("amount_type_inflow_value"),
     rows_to_skip: RowsToSkipSchema.default(0),

@@ -2,7 +2,21 @@ import type { CsvImportType, ImportConfig } from "@hearth/contracts";
 
 /** The row fields Sure's generate_rows_from_csv fills for transaction, trade and account imports. */
 export type SureRowField =
-  "account" | "date" | "qty" | "ticker" | "exchange_operating_mic" | "price" | "amount" | "currency" | "name" | "category" | "tags" | "entity_type" | "notes";
+  | "account"
+  | "date"
+  | "qty"
+  | "ticker"
+  | "exchange_operating_mic"
+  | "price"
+  | "amount"
+  | "currency"
+  | "name"
+  | "category"
+  | "tags"
+  | "entity_type"
+  | "notes"
+  | "debit"
+  | "credit";
 
 /**
  * The headers each field is read from, in order: the configured label, then the usual names
@@ -38,6 +52,11 @@ export function fieldHeaders(field: SureRowField, config: ImportConfig, type: Cs
       return [config.entity_type_col_label, "entity_type", "account_type", "type"];
     case "notes":
       return [config.notes_col_label, "notes"];
+    // Hearth's debit_credit_columns: the headers UK and US banks write over money out and money in.
+    case "debit":
+      return [config.debit_col_label, "debit", "debit_amount", "paid_out", "money_out", "withdrawals", "withdrawal"];
+    case "credit":
+      return [config.credit_col_label, "credit", "credit_amount", "paid_in", "money_in", "deposits", "deposit"];
   }
 }
 
@@ -80,7 +99,9 @@ function sureField(key: SureRowField, config: ImportConfig, type: CsvImportType)
 export function requiredColumnsOf(type: CsvImportType, config: ImportConfig): RequiredColumn[] {
   switch (type) {
     case "TransactionImport":
-      return [sureField("date", config, type), sureField("amount", config, type)];
+      return config.amount_type_strategy === "debit_credit_columns"
+        ? [sureField("date", config, type), sureField("debit", config, type), sureField("credit", config, type)]
+        : [sureField("date", config, type), sureField("amount", config, type)];
     case "TradeImport":
       return (["date", "ticker", "qty", "price"] as const).map((key) => sureField(key, config, type));
     case "AccountImport":

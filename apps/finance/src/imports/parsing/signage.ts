@@ -11,6 +11,8 @@ const isConvention = (value: string | null): value is ImportSignageConvention =>
  * name the convention ("inflows_positive"), and with neither, inflows are positive.
  */
 export function signedTransactionAmount(amount: bigint, entityType: string, config: ImportConfig & { amount_type_identifier_value?: string | null }): bigint {
+  // Money in is positive in a debit_credit_columns row's amount (debit-credit.ts).
+  if (config.amount_type_strategy === "debit_credit_columns") return -amount;
   if (config.amount_type_strategy === "signed_amount") {
     return config.signage_convention === "inflows_positive" ? -amount : amount;
   }

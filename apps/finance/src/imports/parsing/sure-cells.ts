@@ -8,7 +8,7 @@ import { emptyFields, type RowContext, type SourceRow } from "./row-types";
 /** Sure's default_row_name. */
 export const DEFAULT_ROW_NAME = "Imported item";
 
-export type SureCells = Record<SureRowField, string> & { currencyFromFile: boolean };
+export type SureCells = Record<Exclude<SureRowField, "debit" | "credit">, string> & { currencyFromFile: boolean };
 
 /**
  * The cells Sure's generate_rows_from_csv reads for transaction, trade and account imports:

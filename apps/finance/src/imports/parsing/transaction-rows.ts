@@ -1,3 +1,4 @@
+import { debitCreditAmount } from "./debit-credit";
 import { checkCurrency, checkDate, checkLength, checkMinorUnits, checkRequired, readNumber } from "./row-checks";
 import type { CandidateRow, RowContext, RowError, SourceRow, TransactionRowValues } from "./row-types";
 import { signedTransactionAmount } from "./signage";
@@ -15,12 +16,13 @@ const LIMITS = { name: 500, notes: 10_000, category: 100, tag: 100, tags: 100, a
 export function transactionRow(row: SourceRow, context: RowContext): CandidateRow<TransactionRowValues> {
   const cells = readSureCells(row, context, "TransactionImport");
   const errors: RowError[] = [];
-  const amount = readNumber(cells.amount, context, "amount", "Amount", errors);
+  const twoColumns = context.config.amount_type_strategy === "debit_credit_columns";
+  const amount = twoColumns ? debitCreditAmount(row, context, errors) : readNumber(cells.amount, context, "amount", "Amount", errors);
   const fields = sureFieldsOf(cells, { amount, qty: quietNumber(cells.qty, context), price: quietNumber(cells.price, context) });
 
   const date = checkDate(cells.date, context, errors);
   checkRequired(cells.date, "date", "Date", errors);
-  if (!errors.some((error) => error.field === "amount")) checkRequired(amount, "amount", "Amount", errors);
+  if (!twoColumns && !errors.some((error) => error.field === "amount")) checkRequired(amount, "amount", "Amount", errors);
   const currency = checkCurrency(cells.currency, errors);
   const cents = currency !== null && amount !== "" ? checkMinorUnits(amount, currency, "amount", "Amount", errors) : null;
 
