@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   // Sure's imports and family exports (app/controllers/api/v1/imports_controller.rb, family_exports_controller.rb).
   content_too_large: { status: 422, message: "Content is too large." },
   missing_content: { status: 422, message: "Please provide a file or raw_file_content." },
+  invalid_import_type: { status: 422, message: "The import type is not one preflight checks." },
   invalid_ndjson: { status: 422, message: "The content is not valid NDJSON." },
   max_row_count_exceeded: { status: 422, message: "The import has too many rows." },
   preflight_failed: { status: 422, message: "The import could not be checked." },

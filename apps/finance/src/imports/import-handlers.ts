@@ -2,6 +2,7 @@ import {
   AppError,
   CSV_IMPORT_TYPES,
   IMPORT_CSV_LIMITS,
+  IMPORT_TYPES,
   importMaxRowCount,
   pageMetaOf,
   pageWindow,
@@ -154,7 +155,8 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
         const preflight = await preflightStatementImport({ type, content, filename, contentType }, params, { currency, today: today(), signal });
         return { data: { ...preflight, encoding } };
       }
-      if (!isCsvType(type)) throw AppError.validation([`type must be one of: ${CSV_IMPORT_TYPES.join(", ")}`]);
+      // Sure's Import::Preflight#invalid_import_type_response (imports_controller_test.rb "should reject unknown preflight import type").
+      if (!isCsvType(type)) throw new AppError("invalid_import_type", { message: `type must be one of: ${IMPORT_TYPES.join(", ")}` });
       if (content === undefined || content === "") throw new AppError("missing_content");
       await accountCurrency(ctx.actor.familyId, accountId);
       const source = filename !== undefined ? "file" : "content";

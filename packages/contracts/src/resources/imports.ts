@@ -5,11 +5,17 @@ import { TEXT_ENCODINGS, TextEncodingSchema } from "./text-encodings";
 
 // ---------------------------------------------------------------- types and limits
 
-/** The import types Hearth serves: Sure's CSV imports, its NDJSON export (SureImport), its QIF files (QifImport) and ours, OFX/QFX files (OfxImport). */
+/**
+ * The import types Hearth serves: Sure's CSV imports (Mint, YNAB and Actual Budget exports among
+ * them), its NDJSON export (SureImport), its QIF files (QifImport) and ours, OFX/QFX files (OfxImport).
+ */
 export const IMPORT_TYPES = [
   "TransactionImport",
   "TradeImport",
   "AccountImport",
+  "MintImport",
+  "ActualImport",
+  "YnabImport",
   "CategoryImport",
   "RuleImport",
   "MerchantImport",
@@ -20,8 +26,23 @@ export const IMPORT_TYPES = [
 export type ImportType = (typeof IMPORT_TYPES)[number];
 
 /** The types whose content is a CSV table read with an ImportConfig. */
-export const CSV_IMPORT_TYPES = ["TransactionImport", "TradeImport", "AccountImport", "CategoryImport", "RuleImport", "MerchantImport"] as const;
+export const CSV_IMPORT_TYPES = [
+  "TransactionImport",
+  "TradeImport",
+  "AccountImport",
+  "MintImport",
+  "ActualImport",
+  "YnabImport",
+  "CategoryImport",
+  "RuleImport",
+  "MerchantImport",
+] as const;
 export type CsvImportType = (typeof CSV_IMPORT_TYPES)[number];
+
+/** The CSV types whose rows are transactions: Sure's own and the budgeting apps' exports it reads. */
+export const TRANSACTION_CSV_TYPES = ["TransactionImport", "MintImport", "ActualImport", "YnabImport"] as const;
+export type TransactionCsvType = (typeof TRANSACTION_CSV_TYPES)[number];
+export const isTransactionCsvType = (type: string): type is TransactionCsvType => (TRANSACTION_CSV_TYPES as readonly string[]).includes(type);
 
 export const ImportTypeSchema = z.enum(IMPORT_TYPES, { message: `type must be one of: ${IMPORT_TYPES.join(", ")}` });
 
@@ -185,10 +206,68 @@ export type ImportConfigParams = z.input<typeof ImportConfigParamsSchema>;
 /** A configuration with every default applied: what the parsing reads. */
 export type ImportConfig = z.output<typeof ImportConfigParamsSchema>;
 
+/**
+ * Sure's DEFAULT_COLUMN_MAPPINGS of the budgeting apps' exports (mint_import.rb, ynab_import.rb,
+ * actual_import.rb): the headers and formats each app writes, applied where the request leaves
+ * a parameter blank, before the headers are checked (imports_controller_test.rb "should apply
+ * Mint defaults before preflight header validation"). Sure's create overwrites even given ones;
+ * Hearth keeps them, as Sure's preflight does.
+ */
+export const IMPORT_TYPE_DEFAULTS: Partial<Record<ImportType, Readonly<Record<string, string>>>> = {
+  MintImport: {
+    signage_convention: "inflows_positive",
+    date_col_label: "Date",
+    date_format: "%m/%d/%Y",
+    name_col_label: "Description",
+    amount_col_label: "Amount",
+    currency_col_label: "Currency",
+    account_col_label: "Account Name",
+    category_col_label: "Category",
+    tags_col_label: "Labels",
+    notes_col_label: "Notes",
+    entity_type_col_label: "Transaction Type",
+  },
+  YnabImport: {
+    signage_convention: "inflows_positive",
+    date_col_label: "Date",
+    date_format: "%m/%d/%Y",
+    name_col_label: "Payee",
+    account_col_label: "Account",
+    category_col_label: "Category",
+    notes_col_label: "Memo",
+  },
+  ActualImport: {
+    signage_convention: "inflows_positive",
+    date_col_label: "Date",
+    date_format: "%Y-%m-%d",
+    name_col_label: "Payee",
+    amount_col_label: "Amount",
+    account_col_label: "Account",
+    category_col_label: "Category",
+    notes_col_label: "Notes",
+  },
+};
+
+const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+
+/** A request body with its type's defaults (IMPORT_TYPE_DEFAULTS) in the parameters it leaves blank. */
+export function withImportTypeDefaults(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const type = (body as Record<string, unknown>)["type"];
+  const defaults = typeof type === "string" && Object.hasOwn(IMPORT_TYPE_DEFAULTS, type) ? IMPORT_TYPE_DEFAULTS[type as ImportType] : undefined;
+  if (!defaults) return body;
+  const filled: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(defaults)) if (isBlank(filled[key])) filled[key] = value;
+  return filled;
+}
+
 /** The rest of a create or preflight request besides its content (raw_file_content or a file). */
 export const ImportRequestParamsSchema = z.object({
-  /** Absent or blank: TransactionImport, as in Sure. */
-  type: z.preprocess((value) => (value === undefined || value === null || value === "" ? "TransactionImport" : value), ImportTypeSchema),
+  /** Absent, blank or a type Hearth does not know: TransactionImport, as Sure's create does. */
+  type: z.preprocess(
+    (value) => (typeof value === "string" && (IMPORT_TYPES as readonly string[]).includes(value) ? value : "TransactionImport"),
+    ImportTypeSchema,
+  ),
   account_id: UuidSchema.optional(),
   /** "true" queues the import for publishing once it is configured. */
   publish: BooleanParamSchema.optional(),
@@ -398,7 +477,10 @@ const ContentFields = {
 };
 
 /** POST /api/v1/imports: the content, the request's options and the CSV configuration (a bad one is 422). */
-export const ImportCreateBodySchema = z.intersection(ImportRequestParamsSchema.extend(ContentFields), ImportConfigParamsSchema);
+export const ImportCreateBodySchema = z.preprocess(
+  withImportTypeDefaults,
+  z.intersection(ImportRequestParamsSchema.extend(ContentFields), ImportConfigParamsSchema),
+);
 
 const LooseParam = z.union([z.string().max(IMPORT_LABEL_MAX), z.number(), z.boolean(), z.null()]);
 
@@ -406,10 +488,13 @@ const LooseParam = z.union([z.string().max(IMPORT_LABEL_MAX), z.number(), z.bool
  * POST /api/v1/imports/preflight: as create, but a bad configuration is reported in the answer
  * (Sure's preflight), so its parameters are taken loosely, each capped.
  */
-export const ImportPreflightBodySchema = z
-  .object({ type: z.string().max(IMPORT_LABEL_MAX).optional(), account_id: UuidSchema.optional(), ...ContentFields })
-  .catchall(LooseParam)
-  .refine((body) => Object.keys(body).length <= 60, { message: "too many parameters" });
+export const ImportPreflightBodySchema = z.preprocess(
+  withImportTypeDefaults,
+  z
+    .object({ type: z.string().max(IMPORT_LABEL_MAX).optional(), account_id: UuidSchema.optional(), ...ContentFields })
+    .catchall(LooseParam)
+    .refine((body) => Object.keys(body).length <= 60, { message: "too many parameters" }),
+);
 
 /** Publishing and reverting are ours (Sure publishes from its web UI); they take no body. */
 export const ImportActionBodySchema = z.object({}).strict();

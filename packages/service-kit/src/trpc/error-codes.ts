@@ -23,6 +23,7 @@ export const TRPC_CODE_OF: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   missing_column: "UNPROCESSABLE_CONTENT",
   content_too_large: "UNPROCESSABLE_CONTENT",
   missing_content: "UNPROCESSABLE_CONTENT",
+  invalid_import_type: "UNPROCESSABLE_CONTENT",
   invalid_ndjson: "UNPROCESSABLE_CONTENT",
   max_row_count_exceeded: "UNPROCESSABLE_CONTENT",
   preflight_failed: "UNPROCESSABLE_CONTENT",

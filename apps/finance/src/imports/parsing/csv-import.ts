@@ -1,5 +1,6 @@
 import { IMPORT_CSV_LIMITS, type CsvImportType, type ImportConfig, type ImportPreflightError } from "@hearth/contracts";
 import { accountRow } from "./account-rows";
+import { actualRow, mintRow, ynabRow } from "./budget-app-rows";
 import { categoryRow } from "./category-rows";
 import { assertCsvSize, parseCsvTable, rowsToSkipIssue, type CsvLimits, type CsvTable } from "./csv-table";
 import { requiredColumnsOf } from "./field-headers";
@@ -26,6 +27,9 @@ export interface CsvImportResult<T extends CsvImportType> {
 
 const ROW_READERS: { [T in CsvImportType]: (row: SourceRow, context: RowContext) => CandidateRow<RowValuesByType[T]> } = {
   TransactionImport: transactionRow,
+  MintImport: mintRow,
+  YnabImport: ynabRow,
+  ActualImport: actualRow,
   TradeImport: tradeRow,
   AccountImport: accountRow,
   CategoryImport: categoryRow,

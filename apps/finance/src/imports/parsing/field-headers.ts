@@ -81,6 +81,9 @@ export const RULE_HEADERS = {
   actions: ["actions"],
 } as const;
 
+/** YNAB's money-out and money-in columns (ynab_import.rb OUTFLOW_COLUMN, INFLOW_COLUMN). */
+export const YNAB_FLOW_HEADERS = ["Outflow", "Inflow"] as const;
+
 export interface RequiredColumn {
   /** Sure's required_column_keys entry. */
   key: string;
@@ -102,6 +105,14 @@ export function requiredColumnsOf(type: CsvImportType, config: ImportConfig): Re
       return config.amount_type_strategy === "debit_credit_columns"
         ? [sureField("date", config, type), sureField("debit", config, type), sureField("credit", config, type)]
         : [sureField("date", config, type), sureField("amount", config, type)];
+    case "MintImport":
+    case "ActualImport":
+      return [sureField("date", config, type), sureField("amount", config, type)];
+    case "YnabImport": {
+      // YNAB writes Outflow and Inflow; a single signed Amount, when there, wins (ynab_import.rb).
+      const amount = sureField("amount", config, type);
+      return [sureField("date", config, type), { ...amount, headers: [config.amount_col_label, "amount", ...YNAB_FLOW_HEADERS] }];
+    }
     case "TradeImport":
       return (["date", "ticker", "qty", "price"] as const).map((key) => sureField(key, config, type));
     case "AccountImport":

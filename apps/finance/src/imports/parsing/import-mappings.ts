@@ -1,4 +1,4 @@
-import type { CsvImportType, ImportRowFields } from "@hearth/contracts";
+import { isTransactionCsvType, type CsvImportType, type ImportRowFields } from "@hearth/contracts";
 import { tagsListOf } from "./tags";
 
 /**
@@ -24,9 +24,9 @@ function distinct(values: Iterable<string>): string[] {
  */
 export function mappingKeysOf(type: CsvImportType, rows: readonly { fields: ImportRowFields }[], options: { hasAccount: boolean }): ImportMappingKeys {
   const keys: ImportMappingKeys = { accounts: [], categories: [], tags: [], account_types: [] };
-  const needsAccounts = (type === "TransactionImport" || type === "TradeImport") && !options.hasAccount;
+  const needsAccounts = (isTransactionCsvType(type) || type === "TradeImport") && !options.hasAccount;
   if (needsAccounts) keys.accounts = distinct(rows.map((row) => row.fields.account ?? ""));
-  if (type === "TransactionImport") {
+  if (isTransactionCsvType(type)) {
     keys.categories = distinct(rows.map((row) => row.fields.category ?? ""));
     keys.tags = distinct(rows.flatMap((row) => tagsListOf(row.fields.tags ?? "")));
   }

@@ -110,6 +110,9 @@ export interface RuleRowValues {
 
 export interface RowValuesByType {
   TransactionImport: TransactionRowValues;
+  MintImport: TransactionRowValues;
+  YnabImport: TransactionRowValues;
+  ActualImport: TransactionRowValues;
   TradeImport: TradeRowValues;
   AccountImport: AccountRowValues;
   CategoryImport: CategoryRowValues;

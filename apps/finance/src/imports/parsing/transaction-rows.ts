@@ -2,7 +2,7 @@ import { debitCreditAmount } from "./debit-credit";
 import { checkCurrency, checkDate, checkLength, checkMinorUnits, checkRequired, readNumber } from "./row-checks";
 import type { CandidateRow, RowContext, RowError, SourceRow, TransactionRowValues } from "./row-types";
 import { signedTransactionAmount } from "./signage";
-import { quietNumber, readSureCells, sureFieldsOf } from "./sure-cells";
+import { quietNumber, readSureCells, sureFieldsOf, type SureCells } from "./sure-cells";
 import { tagsListOf } from "./tags";
 
 /** Hearth's limits on what a transaction row becomes (entry name, notes, category, tag and account names). */
@@ -18,11 +18,31 @@ export function transactionRow(row: SourceRow, context: RowContext): CandidateRo
   const errors: RowError[] = [];
   const twoColumns = context.config.amount_type_strategy === "debit_credit_columns";
   const amount = twoColumns ? debitCreditAmount(row, context, errors) : readNumber(cells.amount, context, "amount", "Amount", errors);
+  return checkedTransactionRow(row, context, { cells, amount, errors, amountRequired: !twoColumns });
+}
+
+/** A transaction row's cells as one type reads them, before the checks every type shares. */
+export interface TransactionCells {
+  cells: SureCells;
+  /** The amount as plain decimal text, signed as the file's convention has it ("" when none). */
+  amount: string;
+  /** Errors found reading the cells. */
+  errors: RowError[];
+  /** Report a blank amount as "Amount is required" (a reader that said why itself does not). */
+  amountRequired: boolean;
+}
+
+/** The checks and values every transaction CSV type shares (TransactionImport, Mint, YNAB, Actual). */
+export function checkedTransactionRow(
+  row: SourceRow,
+  context: RowContext,
+  { cells, amount, errors, amountRequired }: TransactionCells,
+): CandidateRow<TransactionRowValues> {
   const fields = sureFieldsOf(cells, { amount, qty: quietNumber(cells.qty, context), price: quietNumber(cells.price, context) });
 
   const date = checkDate(cells.date, context, errors);
   checkRequired(cells.date, "date", "Date", errors);
-  if (!twoColumns && !errors.some((error) => error.field === "amount")) checkRequired(amount, "amount", "Amount", errors);
+  if (amountRequired && !errors.some((error) => error.field === "amount")) checkRequired(amount, "amount", "Amount", errors);
   const currency = checkCurrency(cells.currency, errors);
   const cents = currency !== null && amount !== "" ? checkMinorUnits(amount, currency, "amount", "Amount", errors) : null;
 

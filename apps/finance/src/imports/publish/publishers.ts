@@ -18,6 +18,9 @@ export type Publisher = (tx: FinanceTx, target: PublishTarget, onProgress: (rows
 /** The import types this service publishes, each by its writer. */
 export const PUBLISHERS: Partial<Record<ImportType, Publisher>> = {
   TransactionImport: async (tx, target, onProgress) => ({ ...(await publishTransactionImport(tx, target, onProgress)) }),
+  MintImport: async (tx, target, onProgress) => ({ ...(await publishTransactionImport(tx, target, onProgress)) }),
+  YnabImport: async (tx, target, onProgress) => ({ ...(await publishTransactionImport(tx, target, onProgress)) }),
+  ActualImport: async (tx, target, onProgress) => ({ ...(await publishTransactionImport(tx, target, onProgress)) }),
   TradeImport: async (tx, target, onProgress) => ({ ...(await publishTradeImport(tx, target, onProgress)) }),
   AccountImport: async (tx, target, onProgress) => ({ ...(await publishAccountImport(tx, target, onProgress)) }),
   CategoryImport: async (tx, target, onProgress) => ({ ...(await publishCategoryImport(tx, target, onProgress)) }),
