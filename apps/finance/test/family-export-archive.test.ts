@@ -237,7 +237,7 @@ describe("writeFamilyExport: Sure's export version 2", () => {
     expect(csvRows(archive.files["trades.csv"]!).slice(1)).toEqual([["2026-03-02", "Brokerage", "AAPL", "10.0", "100.0", "1005.0", "USD"]]);
   });
 
-  it("categories.csv, merchants.csv: by name, the parent by name, the icon as lucide_icon, no website", () => {
+  it("categories.csv, merchants.csv: by name, the parent by name, the icon as lucide_icon, the website (none here)", () => {
     const categories = csvRows(archive.files["categories.csv"]!).slice(1);
     expect(categories).toContainEqual(["Food & Fun", "#ff0000", "", "utensils"]);
     expect(categories).toContainEqual(["Restaurants, Bars", "#00ff00", "Food & Fun", "wine"]);
@@ -503,7 +503,8 @@ describe("writeFamilyExport: formula-injection guard on the CSVs' text cells", (
     const actor = newActor();
     const call: Call = financeAs(finance, actor);
     const checking = await call("accounts.create", { account: { name: "Guarded checking", account_type: "depository", balance: "100" } });
-    await call("accounts.create", { account: { name: "=Cash", account_type: "depository", subtype: "-savings", balance: "-5" } });
+    // An other asset: Sure lists no subtypes for it, so any is taken (a depository's must be one of Sure's).
+    await call("accounts.create", { account: { name: "=Cash", account_type: "other_asset", subtype: "-savings", balance: "-5" } });
     const refunds = await call("categories.create", { category: { name: "-Refunds", color: "#ff0000", icon: "undo" } });
     await call("merchants.create", { merchant: { name: "+1", color: "#123456" } });
     const tag = await call("tags.create", { tag: { name: "@home" } });
@@ -534,7 +535,7 @@ describe("writeFamilyExport: formula-injection guard on the CSVs' text cells", (
 
   it("accounts.csv, categories.csv, merchants.csv, rules.csv: their text cells guarded, balances and JSON cells not", () => {
     const accounts = csvRows(archive.files["accounts.csv"]!).slice(1);
-    expect(accounts.find((row) => row[1] === "'=Cash")).toMatchObject({ 2: "Depository", 3: "'-savings", 4: "-5.0", 5: "USD" });
+    expect(accounts.find((row) => row[1] === "'=Cash")).toMatchObject({ 2: "OtherAsset", 3: "'-savings", 4: "-5.0", 5: "USD" });
     expect(accounts.find((row) => row[1] === "Guarded checking")).toMatchObject({ 3: "" });
     const categories = csvRows(archive.files["categories.csv"]!).slice(1);
     expect(categories).toContainEqual(["'-Refunds", "#ff0000", "", "undo"]);

@@ -18,6 +18,7 @@ export * from "./resources/sso";
 export * from "./resources/categories";
 export * from "./resources/family-settings";
 export * from "./resources/accounts";
+export * from "./resources/account-subtypes";
 export * from "./resources/transactions";
 export * from "./resources/valuations";
 export * from "./resources/transfers";

@@ -8,3 +8,4 @@ export { accountLine, transactionLine } from "./sure-ndjson";
 export { totpCode } from "./totp";
 export { racingRefreshes } from "./refresh-race";
 export { clearOfWindowEdge } from "./window-edge";
+export { exportedFiles, ndjsonRecords, unzipTexts, type ExportRecord } from "./family-export-files";

@@ -1,4 +1,4 @@
-import { AppError, pageWindow, type BodyOf, type QueryOf } from "@hearth/contracts";
+import { AppError, pageWindow, subtypeProblem, type BodyOf, type QueryOf } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
 import type { AccountStatus, Prisma } from "../generated/prisma/client";
 import { calculatorAccountOf, classificationOf, openingStart } from "../balances/balance-calculator";
@@ -91,6 +91,11 @@ export function createAccountRepository(db: FinanceDb) {
      * committed between our read and our write) is not found, never re-enabled.
      */
     async update(familyId: string, id: string, changes: AccountChanges) {
+      // The type never changes, so the subtype is checked against the stored one (as create checks the given one).
+      if (changes.subtype) {
+        const problem = subtypeProblem((await findAccount(db, familyId, id)).accountType, changes.subtype);
+        if (problem) throw AppError.validation([problem]);
+      }
       const [row] = await db.account.updateManyAndReturn({
         where: { id, familyId, status: { in: visibleStatuses(true) } },
         data: changedColumns(changes, CHANGE_COLUMNS),

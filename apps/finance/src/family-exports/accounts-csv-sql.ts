@@ -7,7 +7,7 @@ import { csvRows, type ExportScope } from "./export-scope";
 /** The family's exported accounts by id, with what accounts.csv and the Account records write. */
 export const accountRows = (scope: ExportScope): Prisma.Sql => Prisma.sql`
   SELECT a.id::text AS id, a.family_id::text AS family_id, a.name, a.account_type, a.subtype, a.classification::text AS classification,
-         a.currency, a.status::text AS status, a.institution_name, a.institution_domain,
+         a.currency, a.status::text AS status, a.institution_name, a.institution_domain, a.notes,
          a.balance_cents, a.cash_balance_cents, a.created_at, a.updated_at
     FROM accounts a
    WHERE ${exportedAccount("a", scope.familyId)}

@@ -26,6 +26,7 @@ export const accountRecords = recordSection("Account", accountRows, {
   status: tokenCol("status"),
   institution_name: col("institution_name"),
   institution_domain: col("institution_domain"),
+  notes: col("notes"),
   accountable: objectField({ subtype: col("subtype") }),
 });
 

@@ -32,12 +32,14 @@ export const tagRecords = recordSection("Tag", tagRows, {
   ...timestampFields(),
 });
 
-/** Merchant records: Sure's FamilyMerchant#as_json for the columns Hearth has. */
+/** Merchant records: Sure's FamilyMerchant#as_json for the columns Hearth has (its import reads logo_url; Hearth's website_url too). */
 export const merchantRecords = recordSection("Merchant", merchantRows, {
   id: tokenCol("id"),
   name: col("name"),
   color: col("color"),
   family_id: tokenCol("family_id"),
   ...timestampFields(),
+  logo_url: col("logo_url"),
+  website_url: col("website_url"),
   type: token(Prisma.sql`'FamilyMerchant'`),
 });

@@ -135,5 +135,9 @@ function holdingData(position: ExportedPosition, day: PricedDay) {
     currency: position.currency,
     cost_basis: span.avgCost === null ? null : plainScaled(span.avgCost, PRICE_SCALE),
     cost_basis_source: span.avgCost === null ? null : "calculated",
+    // Hearth computes every cost basis from trades and never re-points a holding's security by
+    // hand: neither is locked (written, as Sure's exporter writes them, for its importer to read).
+    cost_basis_locked: false,
+    security_locked: false,
   };
 }

@@ -31,8 +31,11 @@ export function createMerchantRepository(db: FinanceDb) {
     },
 
     /** Creates the merchants whose name is still free; a name taken meanwhile is left out, not an error. */
-    createMissing(familyId: string, merchants: { name: string; color: string | null }[]) {
-      return db.merchant.createManyAndReturn({ data: merchants.map((merchant) => ({ familyId, ...merchant })), skipDuplicates: true });
+    createMissing(familyId: string, merchants: { name: string; color: string | null; website_url: string | null }[]) {
+      return db.merchant.createManyAndReturn({
+        data: merchants.map(({ website_url, ...merchant }) => ({ familyId, ...merchant, websiteUrl: website_url })),
+        skipDuplicates: true,
+      });
     },
 
     /** `id`: a merchant already read as the family's own. (A new name changes what a transaction search finds: the ledger's triggers see it.) */

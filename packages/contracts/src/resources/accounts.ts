@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AmountInputSchema, CentsSchema, CurrencyCodeSchema } from "../money";
 import { BooleanQuerySchema, LedgerDateSchema, PageQuerySchema, PaginationSchema, TimestampSchema, UuidSchema } from "../primitives";
+import { subtypeProblem } from "./account-subtypes";
 
 /** Sure's account types (its `accountable_type`, underscored). */
 export const ACCOUNT_TYPES = ["depository", "investment", "crypto", "property", "vehicle", "credit_card", "loan", "other_asset", "other_liability"] as const;
@@ -50,23 +51,29 @@ const OptionalText = z.string().trim().max(200).nullable().optional();
 export const CurrencyInputSchema = z.string().trim().toUpperCase().pipe(CurrencyCodeSchema);
 
 export const CreateAccountBodySchema = z.object({
-  account: z.object({
-    name: AccountName,
-    account_type: AccountTypeSchema,
-    subtype: OptionalText,
-    currency: CurrencyInputSchema.optional().describe("Defaults to the family currency"),
-    balance: AmountInputSchema.optional().describe("Opening balance (default 0); liabilities are positive amounts owed"),
-    opening_balance_date: LedgerDateSchema.optional().describe("Date of the opening balance (default today)"),
-    status: z.enum(["active", "draft"]).optional(),
-    institution_name: OptionalText,
-    institution_domain: OptionalText,
-  }),
+  account: z
+    .object({
+      name: AccountName,
+      account_type: AccountTypeSchema,
+      subtype: OptionalText.describe("One of Sure's subtypes for the account type (any for vehicle, other_asset, other_liability)"),
+      currency: CurrencyInputSchema.optional().describe("Defaults to the family currency"),
+      balance: AmountInputSchema.optional().describe("Opening balance (default 0); liabilities are positive amounts owed"),
+      opening_balance_date: LedgerDateSchema.optional().describe("Date of the opening balance (default today)"),
+      status: z.enum(["active", "draft"]).optional(),
+      institution_name: OptionalText,
+      institution_domain: OptionalText,
+    })
+    // A subtype Sure does not list for the type would make every export of the family refused by both importers.
+    .superRefine((account, ctx) => {
+      const problem = subtypeProblem(account.account_type, account.subtype);
+      if (problem) ctx.addIssue({ code: "custom", path: ["subtype"], message: problem });
+    }),
 });
 
 export const UpdateAccountBodySchema = z.object({
   account: z.object({
     name: AccountName.optional(),
-    subtype: OptionalText,
+    subtype: OptionalText.describe("One of Sure's subtypes for the account's type (checked against the stored type)"),
     status: z.enum(["active", "draft", "disabled"]).optional(),
     institution_name: OptionalText,
     institution_domain: OptionalText,

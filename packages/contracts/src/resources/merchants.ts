@@ -27,7 +27,7 @@ export const MERCHANT_IMPORT_LIMITS = { maxBytes: 512 * 1024, maxRows: 5_000 } a
 
 /** The rows of an uploaded merchants CSV, as the gateway reads them (cells trimmed; a cell is absent where its column is). */
 export const ImportMerchantsBodySchema = z.object({
-  rows: z.array(z.object({ name: z.string(), color: z.string().optional() })).max(MERCHANT_IMPORT_LIMITS.maxRows),
+  rows: z.array(z.object({ name: z.string(), color: z.string().optional(), website_url: z.string().optional() })).max(MERCHANT_IMPORT_LIMITS.maxRows),
 });
 
 /** Sure's import answer: how many were created and skipped (already there, or invalid), and the created merchants. */

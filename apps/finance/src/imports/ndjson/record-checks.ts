@@ -1,4 +1,5 @@
-import { isSureAccountableType, SURE_SUBTYPES } from "./accountables";
+import { isKnownSubtype } from "@hearth/contracts";
+import { HEARTH_ACCOUNT_TYPES, isSureAccountableType } from "./accountables";
 import { isBlank, isJsonObject, presence } from "./field-schemas";
 import { inspect, type ProblemList } from "./problems";
 import { REQUIRED_FIELDS, type SureRecordType } from "./record-types";
@@ -25,8 +26,8 @@ export function checkAccountable(line: number, data: Record<string, unknown>, er
   }
   const accountable = data["accountable"];
   const subtype = presence(isJsonObject(accountable) ? accountable["subtype"] : undefined) ?? presence(data["subtype"]);
-  const known = SURE_SUBTYPES[accountableType];
-  if (typeof subtype !== "string" || known === undefined || known.has(subtype)) return true;
+  // The accounts API checks the same list (ACCOUNT_SUBTYPES), so Hearth's own exports pass here.
+  if (typeof subtype !== "string" || isKnownSubtype(HEARTH_ACCOUNT_TYPES[accountableType], subtype)) return true;
   errors.add(line, "invalid_accountable_subtype", `Line ${line} Account has invalid ${accountableType} subtype ${inspect(subtype)}.`);
   return false;
 }

@@ -1,4 +1,4 @@
-import type { AccountType } from "@hearth/contracts";
+import type { AccountType, ListedSubtype } from "@hearth/contracts";
 import type { FinanceTx } from "../../db";
 import { calculatorAccountOf, classificationOf, openingStart } from "../../balances/balance-calculator";
 import { ACCOUNTABLE_TYPES } from "../../family-exports/sure-values";
@@ -31,11 +31,14 @@ interface MappedType {
 /** "Credit Card", "credit_card", "CreditCard" and "401(k)" compare as "creditcard" and "401k". */
 const normalizeTypeName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 
+/** A type, one of the subtypes Sure lists for it (ACCOUNT_SUBTYPES: checked when this compiles), and names for it. */
+type SubtypeNames = { [T in AccountType]: readonly [T, ListedSubtype<T>, ...string[]] }[AccountType];
+
 /**
  * Names that pick a type and subtype, from Sure's accountable SUBTYPES (their keys and short and
  * long labels: "Checking", "Student Loan", "Roth IRA"); HSA is Sure's first, Depository.
  */
-const SUBTYPE_NAMES: readonly (readonly [AccountType, string, ...string[]])[] = [
+const SUBTYPE_NAMES: readonly SubtypeNames[] = [
   ["depository", "checking", "Checking"],
   ["depository", "savings", "Savings"],
   ["depository", "hsa", "HSA", "Health Savings Account"],

@@ -15,8 +15,8 @@ export interface MerchantPublishOutcome {
  * Publishes a MerchantImport as Sure's MerchantImport#import! does, inside the caller's
  * transaction: a name the family has is left as it is (Sure updates no merchant), a new one is
  * made with the row's colour, each name once. The plan is the merchants' own CSV upload's
- * (planImport). Hearth's merchants keep no website, so the website_url column is read but not
- * stored; a merchant without a colour has none, as merchants.create makes it.
+ * (planImport), with the row's website_url (as Sure sets it); a merchant without a colour has
+ * none, as merchants.create makes it.
  */
 export async function publishMerchantImport(
   tx: FinanceTx,
@@ -29,13 +29,17 @@ export async function publishMerchantImport(
   const names = [...new Set(values.map((row) => row.name))];
   const taken = new Set(await merchantNamesTaken(tx, familyId, names));
   const plan = planImport(
-    values.map((row) => ({ name: row.name, ...(row.color !== null ? { color: row.color } : {}) })),
+    values.map((row) => ({
+      name: row.name,
+      ...(row.color !== null ? { color: row.color } : {}),
+      ...(row.website_url !== null ? { website_url: row.website_url } : {}),
+    })),
     taken,
   );
   // A name another request took meanwhile is left out: skipped too.
   const count = await createMerchants(
     tx,
-    plan.create.map((merchant) => ({ familyId, ...merchant, importId: target.id })),
+    plan.create.map(({ website_url, ...merchant }) => ({ familyId, ...merchant, websiteUrl: website_url, importId: target.id })),
   );
   await onProgress(rows.length);
   return { merchants_created: count, merchants_skipped: plan.skipped + plan.create.length - count };

@@ -47,7 +47,13 @@ export const merchantsRoutes = defineResourceRoutes("finance", "merchants", {
     summary: "Import family merchants from a CSV file (a `name` column; names already there are skipped)",
     tag: "Merchants",
     body: ImportMerchantsBodySchema,
-    upload: { field: "file", columns: { name: ["name"], color: ["color"] }, required: ["name"], ...MERCHANT_IMPORT_LIMITS },
+    // Sure's merchants controller reads the website under any of these headers.
+    upload: {
+      field: "file",
+      columns: { name: ["name"], color: ["color"], website_url: ["website_url", "website url", "website"] },
+      required: ["name"],
+      ...MERCHANT_IMPORT_LIMITS,
+    },
     response: MerchantImportSchema,
     status: 201,
     access: WRITE,

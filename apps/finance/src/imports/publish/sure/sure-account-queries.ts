@@ -24,16 +24,17 @@ export async function insertAccounts(
 ): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO accounts (id, family_id, name, account_type, subtype, classification, currency, status, institution_name, institution_domain,
-                          balance_cents, cash_balance_cents, import_id, created_at, updated_at)
+                          notes, balance_cents, cash_balance_cents, import_id, created_at, updated_at)
     SELECT t.id, ${familyId}::uuid, t.name, t.account_type::"AccountType", t.subtype, t.classification::"AccountClassification", t.currency,
-           t.status::"AccountStatus", t.institution_name, t.institution_domain, t.balance_cents, t.cash_balance_cents, ${importId}::uuid, now(), now()
+           t.status::"AccountStatus", t.institution_name, t.institution_domain, t.notes, t.balance_cents, t.cash_balance_cents, ${importId}::uuid, now(), now()
       FROM unnest(${column(batch, (a) => a.id)}::uuid[], ${column(batch, (a) => a.name)}::text[], ${column(batch, (a) => a.account_type)}::text[],
                   ${column(batch, (a) => a.subtype)}::text[], ${column(batch, (a) => a.classification)}::text[],
                   ${column(batch, (a) => a.currency)}::text[], ${column(batch, (a) => a.status)}::text[],
                   ${column(batch, (a) => a.institution_name)}::text[], ${column(batch, (a) => a.institution_domain)}::text[],
+                  ${column(batch, (a) => a.notes)}::text[],
                   ${centsColumn(batch, (a) => a.balance_cents)}::bigint[], ${centsColumn(batch, (a) => a.cash_balance_cents)}::bigint[])
            WITH ORDINALITY AS t(id, name, account_type, subtype, classification, currency, status, institution_name, institution_domain,
-                                balance_cents, cash_balance_cents, ordinal)
+                                notes, balance_cents, cash_balance_cents, ordinal)
      ORDER BY t.ordinal`;
 }
 

@@ -8,7 +8,7 @@ export type CatalogTable = "categories" | "tags" | "merchants";
 export type NewCategory = Pick<SureCategoryValues, "name" | "classification"> & { id: string; color: string; icon: string; parentId: string | null };
 /** A tag to write, its colour settled. */
 export type NewTag = Pick<SureTagValues, "name"> & { id: string; color: string };
-export type NewMerchant = Pick<SureMerchantValues, "name" | "color"> & { id: string };
+export type NewMerchant = Pick<SureMerchantValues, "name" | "color" | "website_url" | "logo_url"> & { id: string };
 
 /** The family's rows of `table` under the given names (names are unique per family); a category with its parent's id. */
 export function familyRowsNamed<Row extends { id: string; name: string }>(
@@ -50,9 +50,10 @@ export async function insertTags(tx: FinanceTx, familyId: string, importId: stri
 /** Writes the family's own merchants with the import's id. */
 export async function insertMerchants(tx: FinanceTx, familyId: string, importId: string, batch: readonly NewMerchant[]): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO merchants (id, family_id, kind, name, color, import_id, created_at, updated_at)
-    SELECT t.id, ${familyId}::uuid, 'FamilyMerchant', t.name, t.color, ${importId}::uuid, now(), now()
-      FROM unnest(${column(batch, (m) => m.id)}::uuid[], ${column(batch, (m) => m.name)}::text[], ${column(batch, (m) => m.color)}::text[])
-           WITH ORDINALITY AS t(id, name, color, ordinal)
+    INSERT INTO merchants (id, family_id, kind, name, color, website_url, logo_url, import_id, created_at, updated_at)
+    SELECT t.id, ${familyId}::uuid, 'FamilyMerchant', t.name, t.color, t.website_url, t.logo_url, ${importId}::uuid, now(), now()
+      FROM unnest(${column(batch, (m) => m.id)}::uuid[], ${column(batch, (m) => m.name)}::text[], ${column(batch, (m) => m.color)}::text[],
+                  ${column(batch, (m) => m.website_url)}::text[], ${column(batch, (m) => m.logo_url)}::text[])
+           WITH ORDINALITY AS t(id, name, color, website_url, logo_url, ordinal)
      ORDER BY t.ordinal`;
 }

@@ -100,7 +100,10 @@ export async function publishTags(context: SurePublishContext, records: readonly
   return { tags: made.length, tags_reused: records.length - made.length };
 }
 
-/** import_merchants: the family's own merchants (Hearth keeps no logo or website); a name the family has is its merchant. */
+/**
+ * import_merchants: the family's own merchants with their logo_url, and website_url too (Sure's
+ * importer drops it; Hearth keeps it, so its export imports back whole); a name the family has is its merchant.
+ */
 export async function publishMerchants(context: SurePublishContext, records: readonly SureMerchantValues[]) {
   const existing = await existingByName(
     context,
