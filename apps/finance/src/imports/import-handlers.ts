@@ -17,6 +17,7 @@ import { PUBLISHERS } from "./publish/publishers";
 import { publishRowCap } from "./publish-row-cap";
 import { createStatementImport, isStatementFileType, preflightStatementImport } from "./statement-files/statement-upload";
 import { createSureImport, preflightSureImport } from "./sure-import-upload";
+import { assertRatesForImport } from "./currencies/foreign-currencies";
 
 type Handlers = Pick<
   RouteHandlers<"finance">,
@@ -130,6 +131,7 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
             importId: created.id,
           });
         }
+        await assertRatesForImport(imports, familyId, created.id, accountId ?? null);
         await imports.requestPublish(familyId, created.id);
         queued();
       }
@@ -152,7 +154,8 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       }
       if (isStatementFileType(type)) {
         const currency = (await accountCurrency(ctx.actor.familyId, accountId)) ?? (await familyCurrency(ctx.actor.familyId));
-        const preflight = await preflightStatementImport({ type, content, filename, contentType }, params, { currency, today: today(), signal });
+        const account = accountId === undefined ? undefined : { familyId: ctx.actor.familyId, currency, rates: imports };
+        const preflight = await preflightStatementImport({ type, content, filename, contentType }, params, { currency, today: today(), signal, account });
         return { data: { ...preflight, encoding } };
       }
       // Sure's Import::Preflight#invalid_import_type_response (imports_controller_test.rb "should reject unknown preflight import type").
@@ -173,6 +176,7 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       // The same cap as a publish asked for at upload (Sure's publish_later checks it too).
       if (found.rowsCount > publishRowCap(found.type))
         throw new AppError("max_row_count_exceeded", { message: "Import has too many rows to publish.", importId: found.id });
+      await assertRatesForImport(imports, ctx.actor.familyId, found.id, found.accountId);
       if (!(await imports.requestPublish(ctx.actor.familyId, found.id))) {
         throw new AppError("not_publishable", { message: `Import is ${found.status}: only a pending or failed import can be published.`, importId: found.id });
       }

@@ -3,6 +3,7 @@ import type { FinanceDb, FinanceTx } from "../db";
 import { risingIds } from "../rules/rising-id-sql";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
+import { coveredCurrencies, storedForeignCurrencies, type ForeignCurrency } from "./currencies/foreign-currency-queries";
 import { queueImportPublish } from "./import-publish-queue-queries";
 import { FAMILY_IMPORT_BYTES, reserveImportBytes } from "./import-storage-budget";
 import { removeImportCatalog } from "./import-revert-catalog-queries";
@@ -136,6 +137,10 @@ export function createImportRepository(db: FinanceDb, familyBytes = FAMILY_IMPOR
         tags: new Map(tags.map((t) => [t.name, t])),
       };
     },
+
+    /** The currencies of the import's rows other than `accountCurrency` (see currencies/). */
+    foreignCurrencies: (importId: string, accountCurrency: string) => storedForeignCurrencies(db, importId, accountCurrency),
+    coveredCurrencies: (familyId: string, accountCurrency: string, foreign: ForeignCurrency[]) => coveredCurrencies(db, familyId, accountCurrency, foreign),
 
     accountOf: (familyId: string, accountId: string) =>
       db.account.findFirst({ where: { id: accountId, familyId, status: { not: "pending_deletion" } }, select: { id: true, currency: true } }),

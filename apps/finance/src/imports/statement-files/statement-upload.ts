@@ -9,6 +9,7 @@ import {
   type ImportPreflightError,
   type TextEncoding,
 } from "@hearth/contracts";
+import { assertRatesForImport, convertedWarning, currencyCoverage, foreignCurrenciesOf, missingRatesMessage } from "../currencies/foreign-currencies";
 import type { ImportRepository, StoredRow } from "../import-repository";
 import { readOfxImport } from "../ofx/ofx-import";
 import { ImportParseError, assertCsvSize } from "../parsing";
@@ -112,6 +113,7 @@ export async function createStatementImport(
   if (created.validRowsCount < created.rowsCount) {
     throw new AppError("not_publishable", { message: "Import was uploaded but has rows with errors: see its rows.", importId: created.id });
   }
+  await assertRatesForImport(imports, familyId, created.id, request.accountId);
   await imports.requestPublish(familyId, created.id);
   options.queued();
   return created.id;
@@ -127,7 +129,13 @@ export async function createStatementImport(
 export async function preflightStatementImport(
   upload: StatementUpload,
   params: unknown,
-  options: { currency: string; today: string; signal?: AbortSignal | undefined },
+  options: {
+    currency: string;
+    today: string;
+    signal?: AbortSignal | undefined;
+    /** The account the file is for, when named: rows in another currency are checked against the family's rates. */
+    account?: { familyId: string; currency: string; rates: Pick<ImportRepository, "coveredCurrencies"> } | undefined;
+  },
 ): Promise<Omit<ImportPreflight, "encoding">> {
   const defaults = DEFAULT_UPLOAD[upload.type];
   const answer = (stats: ImportPreflight["stats"], errors: ImportPreflightError[], warnings: string[]): Omit<ImportPreflight, "encoding"> => ({
@@ -162,9 +170,17 @@ export async function preflightStatementImport(
     .map((row) => ({ code: "validation_failed", message: `Row ${row.row_number}: ${row.errors.map((error) => error.message).join(", ")}` }));
   if (invalid.length > ERRORS_NAMED) errors.push({ code: "validation_failed", message: `${invalid.length - ERRORS_NAMED} more rows have errors` });
   if (read.transactionCount === 0) errors.push({ code: "no_data_rows", message: "No transactions were found." });
+  const warnings: string[] = [];
+  if (options.account) {
+    const { familyId, currency, rates } = options.account;
+    const values = read.rows.flatMap((row) => (row.values ? [row.values] : []));
+    const coverage = await currencyCoverage(rates, familyId, currency, foreignCurrenciesOf(values, currency));
+    if (coverage.missing.length > 0) errors.push({ code: "missing_exchange_rates", message: missingRatesMessage(coverage) });
+    if (coverage.covered.length > 0) warnings.push(convertedWarning(coverage));
+  }
   const complete = read.transactionCount <= read.rows.length;
   const stats = complete
     ? { rows_count: read.transactionCount, valid_rows_count: read.rows.length - invalid.length, invalid_rows_count: invalid.length }
     : { rows_count: read.transactionCount };
-  return answer(stats, errors, complete ? [] : [ROW_COUNT_WARNING]);
+  return answer(stats, errors, complete ? warnings : [...warnings, ROW_COUNT_WARNING]);
 }
