@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { ImportParseError } from "../src/imports/parsing/import-parse-error";
 import { NdjsonContentError, preflightSureNdjson, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonReadResult } from "../src/imports/ndjson";
+import { threadCpuMs } from "./event-loop";
 
 /** Sure's build_ndjson: records.map(&:to_json).join("\n"). */
 const ndjson = (records: unknown[]): string => records.map((record) => JSON.stringify(record)).join("\n");
@@ -595,13 +596,13 @@ describe("whole-file limits", () => {
   // raw_file_content past the size is content_too_large (Api::V1::ImportsController#sure_import_raw_content_attributes).
   it("refuses content of 10 MB + 1 byte before reading a line, named after how it came", async () => {
     const text = " ".repeat(SURE_NDJSON_LIMITS.maxBytes + 1);
-    const started = performance.now();
+    const started = threadCpuMs();
     const err = await thrownBy(() => readSureNdjson(text));
     expect(err).toBeInstanceOf(ImportParseError);
     expect([err.code, err.message]).toEqual(["content_too_large", "Content is too large. Maximum size is 10MB."]);
     expect((await thrownBy(() => readSureNdjson(text, SURE_NDJSON_LIMITS, { source: "file" }))).code).toBe("file_too_large");
     expect((await thrownBy(() => preflightSureNdjson(text))).code).toBe("content_too_large");
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(threadCpuMs() - started).toBeLessThan(1_000);
   });
 
   // sure_import_test.rb "max_row_count is higher than standard imports" (100,000), imports_controller_test.rb
@@ -609,11 +610,11 @@ describe("whole-file limits", () => {
   it("refuses 100,001 records with max_row_count_exceeded before reading them; the preflight warns", async () => {
     const line = JSON.stringify({ type: "Tag", data: { id: "t", name: "T" } });
     const text = `${line}\n`.repeat(100_001);
-    const started = performance.now();
+    const started = threadCpuMs();
     const err = await thrownBy(() => readSureNdjson(text));
     expect(err).toBeInstanceOf(ImportParseError);
     expect([err.code, err.message]).toEqual(["max_row_count_exceeded", "The file has more than 100000 records, the most one import can take."]);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(threadCpuMs() - started).toBeLessThan(2_000);
 
     const small = await readSureNdjson(`${line}\n\n${line}\n`, { maxBytes: MiB, maxRows: 2 });
     expect(small.rowsCount).toBe(2);
@@ -664,16 +665,16 @@ describe("whole-file limits", () => {
       });
     // 40,000 lines of 50 split lines: two million rows, twenty times the cap, in 33 MB (an import session may hold 64 MB).
     const text = [JSON.stringify(account("a")), ...Array.from({ length: 40_000 }, (_, i) => line(i))].join("\n");
-    const started = performance.now();
+    const started = threadCpuMs();
     const err = await thrownBy(() => readSureNdjson(text, { ...SURE_NDJSON_LIMITS, maxBytes: Number.MAX_SAFE_INTEGER }));
     expect(err.code).toBe("max_row_count_exceeded");
     // It reads about 2,000 of the 40,000 lines (0.4 s alone); reading them all took 50 s and 1.6 GB.
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(threadCpuMs() - started).toBeLessThan(10_000);
   });
 
   it("refuses a 2 MB line without parsing it, and a 10 MB single line without hanging", async () => {
     const big = JSON.stringify({ type: "Tag", data: { id: "t", name: "x".repeat(2 * MiB) } });
-    const started = performance.now();
+    const started = threadCpuMs();
     const result = await readSureNdjson(`${ndjson([account("a")])}\n${big}`);
     expect(result.errors).toEqual([{ line: 2, code: "line_too_large", message: "Line 2 is longer than 1 MiB, the most one record may take." }]);
     expect(result.records.Account).toHaveLength(1);
@@ -684,7 +685,7 @@ describe("whole-file limits", () => {
     expect(single.length).toBeLessThan(SURE_NDJSON_LIMITS.maxBytes);
     expect((await thrownBy(() => readSureNdjson(single))).code).toBe("invalid_ndjson");
     expect((await preflightSureNdjson(single)).errors[0]!.code).toBe("line_too_large");
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(threadCpuMs() - started).toBeLessThan(2_000);
   });
 
   it("refuses JSON nested deeper than 32 levels before JSON.parse sees it", async () => {

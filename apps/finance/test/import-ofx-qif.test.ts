@@ -24,6 +24,7 @@ import { StatementFileError } from "../src/imports/statement-files/statement-fil
 import type { StatementReadOptions } from "../src/imports/statement-files/statement-file";
 import { preflightStatementImport } from "../src/imports/statement-files/statement-upload";
 import { expectAppError, financeAs, newActor, publishedImport, startFinance, type RunningFinance } from "./support";
+import { threadCpuMs } from "./event-loop";
 
 const TODAY = "2026-05-01";
 
@@ -470,9 +471,9 @@ describe("OFX: reading a statement", () => {
       `<OFX>${Array.from({ length: 2_000 }, (_, i) => `<N${i}>`).join("")}`,
     ];
     for (const file of hostile) {
-      const started = performance.now();
+      const started = threadCpuMs();
       await expect(readOfxImport(file, optionsOf())).rejects.toThrow(StatementFileError);
-      expect(performance.now() - started, file.slice(0, 20)).toBeLessThan(3_000);
+      expect(threadCpuMs() - started, file.slice(0, 20)).toBeLessThan(3_000);
     }
   });
 
@@ -636,10 +637,10 @@ describe("QIF: reading a bank file", () => {
     const read = await readQifImport(many, optionsOf());
     expect(read.transactionCount).toBe(10_005);
     expect(read.rows).toHaveLength(10_000);
-    const started = performance.now();
+    const started = threadCpuMs();
     const hostile = await readQifImport(`!Type:Bank\n${"C\n^\n".repeat(2_500_000)}`, optionsOf());
     expect(hostile.transactionCount).toBe(2_500_000);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(threadCpuMs() - started).toBeLessThan(5_000);
   });
 });
 
@@ -752,7 +753,7 @@ describe("OfxImport and QifImport through imports.create", () => {
     expect(first).toMatchObject({
       type: "OfxImport",
       status: "complete",
-      result: { transactions: 3, skipped_duplicates: 0 },
+      result: { transactions: 3, skipped_duplicates: 0, claimed_duplicates: 0 },
       progress: { rows_done: 3, rows_total: 3 },
     });
     expect(first.configuration.date_format).toBe("%Y%m%d");
@@ -767,7 +768,7 @@ describe("OfxImport and QifImport through imports.create", () => {
     expect(entries.every((entry) => entry.importId === first.id)).toBe(true);
 
     const again = await published(family, "OfxImport", OFX);
-    expect(again.result).toEqual({ transactions: 0, skipped_duplicates: 3 });
+    expect(again.result).toEqual({ transactions: 0, skipped_duplicates: 3, claimed_duplicates: 0 });
     expect(await entriesOf(family)).toHaveLength(3);
 
     // The next statement overlaps: its new FITID is written though a coffee of that day, amount and name exists; a FITID twice in a file is written once.
@@ -780,23 +781,23 @@ describe("OfxImport and QifImport through imports.create", () => {
       ].join("\n"),
       { currency: "<CURDEF>USD" },
     );
-    expect((await published(family, "OfxImport", next)).result).toEqual({ transactions: 2, skipped_duplicates: 2 });
+    expect((await published(family, "OfxImport", next)).result).toEqual({ transactions: 2, skipped_duplicates: 2, claimed_duplicates: 0 });
     expect((await entriesOf(family)).map((entry) => entry.externalId)).toEqual(["F-1", "F-2", "F-4", "F-3", "F-5"]);
 
     // A CSV of what the OFX already wrote is skipped by day, amount and name, as before.
     const csv = await published(family, "TransactionImport", "date,amount,name\n2025-01-16,2500.00,Salary", { date_format: "%Y-%m-%d" });
-    expect(csv.result).toEqual({ transactions: 0, skipped_duplicates: 1 });
+    expect(csv.result).toEqual({ transactions: 0, skipped_duplicates: 1, claimed_duplicates: 1 });
 
     // Reverting an import removes its entries: their FITIDs can be imported again.
     await family.call("imports.revert", { id: first.id });
-    expect((await published(family, "OfxImport", OFX)).result).toEqual({ transactions: 3, skipped_duplicates: 0 });
+    expect((await published(family, "OfxImport", OFX)).result).toEqual({ transactions: 3, skipped_duplicates: 0, claimed_duplicates: 0 });
     expect((await entriesOf(family)).map((entry) => entry.externalId)).toEqual(["F-1", "F-2", "F-4", "F-3", "F-5"]);
   });
 
   it("counts an OFX statement's existing transactions without a FITID in the day/amount/name match (an earlier CSV of them)", async () => {
     const family = await newFamily();
     await published(family, "TransactionImport", "date,amount,name\n2025-01-15,-4.50,Corner Coffee", { date_format: "%Y-%m-%d" });
-    expect((await published(family, "OfxImport", OFX)).result).toEqual({ transactions: 2, skipped_duplicates: 1 });
+    expect((await published(family, "OfxImport", OFX)).result).toEqual({ transactions: 2, skipped_duplicates: 1, claimed_duplicates: 0 });
     expect((await entriesOf(family)).map((entry) => [entry.name, entry.externalId])).toEqual([
       ["Corner Coffee", "F-2"],
       ["Corner Coffee", null],

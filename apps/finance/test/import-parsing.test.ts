@@ -31,6 +31,7 @@ import {
   tagsListOf,
   type CsvImportContext,
 } from "../src/imports/parsing";
+import { threadCpuMs } from "./event-loop";
 
 const TODAY = "2026-05-01";
 
@@ -321,7 +322,7 @@ describe("CSV caps", () => {
   // Sure's imports_controller_test.rb "should reject oversized file uploads during preflight"
   it("refuses 10 MB and one byte, counted in UTF-8 bytes, naming how the content came", async () => {
     const tooBig = "x".repeat(IMPORT_CSV_LIMITS.maxBytes + 1);
-    const started = performance.now();
+    const started = threadCpuMs();
     expect((await parseErrorOf(() => parseCsvTable(tooBig, { colSep: "," }))).code).toBe("content_too_large");
     const file = await parseErrorOf(() => parseCsvTable(tooBig, { colSep: ",", source: "file" }));
     expect(file).toMatchObject({ code: "file_too_large", message: "File is too large. Maximum size is 10MB." });
@@ -329,21 +330,21 @@ describe("CSV caps", () => {
     expect(file.toAppError().toBody()).toEqual({ error: "file_too_large", message: "File is too large. Maximum size is 10MB." });
     const wide = "é".repeat(IMPORT_CSV_LIMITS.maxBytes / 2 + 1);
     expect((await parseErrorOf(() => preflightCsvImport({ type: "TransactionImport", params: {}, content: wide }))).code).toBe("content_too_large");
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(threadCpuMs() - started).toBeLessThan(2_000);
   });
 
   it("stops at row 10,001 with Sure's max_row_count_exceeded", async () => {
     const csv = `date,amount\n${"01/01/2024,1\n".repeat(IMPORT_CSV_LIMITS.maxRows + 1)}`;
-    const started = performance.now();
+    const started = threadCpuMs();
     expect((await parseErrorOf(() => read("TransactionImport", csv))).code).toBe("max_row_count_exceeded");
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(threadCpuMs() - started).toBeLessThan(2_000);
     expect((await read("TransactionImport", `date,amount\n${"01/01/2024,1\n".repeat(IMPORT_CSV_LIMITS.maxRows)}`)).rows).toHaveLength(
       IMPORT_CSV_LIMITS.maxRows,
     );
   });
 
   it("refuses an absurd cell, an absurd row and too many columns as invalid_csv, fast", async () => {
-    const started = performance.now();
+    const started = threadCpuMs();
     const cell = await parseErrorOf(() => parseCsvTable(`date,notes\n2024-01-01,${"n".repeat(1_000_000)}\n`, { colSep: "," }));
     expect(cell.code).toBe("invalid_csv");
     expect(cell.errors[0]).toBe(`Line 2, column 2 is longer than ${IMPORT_CSV_LIMITS.maxCellLength} characters`);
@@ -353,7 +354,7 @@ describe("CSV caps", () => {
     expect(columns.errors[0]).toBe(`Line 1 has 5001 columns; at most ${IMPORT_CSV_LIMITS.maxColumns} are read`);
     const binary = await parseErrorOf(() => parseCsvTable("date,amount\n\u0000\u0001", { colSep: "," }));
     expect(binary.code).toBe("invalid_csv");
-    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(threadCpuMs() - started).toBeLessThan(3_000);
   });
 
   it("counts a preflight's rows without a row cap, warning past the type's publish limit", async () => {
@@ -724,9 +725,9 @@ describe("trade, account, category, merchant and rule rows", () => {
       message: "Conditions nest too deeply (at most 8 levels)",
     });
     expect(parseRuleJson('{"a":1}', "conditions")).toEqual({ ok: false, message: "Conditions must be a JSON array of objects" });
-    const started = performance.now();
+    const started = threadCpuMs();
     expect(parseRuleJson(`"${"\\".repeat(30_000)}x`, "actions").ok).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(threadCpuMs() - started).toBeLessThan(1_000);
   });
 });
 

@@ -271,7 +271,7 @@ describe("CSV import revert", () => {
     const before = await countsOf(familyId);
     const csv = ["date,amount,name,category,tags", "2024-01-05,-50,Bookshop,Books,Gifts", "2024-01-06,-900,Landlord,Rent,"].join("\n");
     const detail = await published(family, "TransactionImport", csv, { account_id: account.id, date_format: "%Y-%m-%d" });
-    expect(detail.result).toEqual({ transactions: 2, skipped_duplicates: 0 });
+    expect(detail.result).toEqual({ transactions: 2, skipped_duplicates: 0, claimed_duplicates: 0 });
     expect(await categoryNamed(familyId, "Books")).toMatchObject({ importId: detail.id });
     expect(await tagNamed(familyId, "Gifts")).toMatchObject({ importId: detail.id });
     expect(await categoryNamed(familyId, "Rent")).toMatchObject({ id: rent.id, importId: null });

@@ -113,7 +113,7 @@ describe("parallel imports", () => {
     for (const loser of answers.filter((a) => a.status === 422)) expect(loser.body).toMatchObject({ error: "not_publishable", import_id: id });
     await completed(family, id);
     await importsSettled();
-    expect((await importOf(family, id)).result).toEqual({ transactions: 300, skipped_duplicates: 0 });
+    expect((await importOf(family, id)).result).toEqual({ transactions: 300, skipped_duplicates: 0, claimed_duplicates: 0 });
     expect(await transactionsOf(family)).toBe(300);
     expect(await system.db.finance.entry.count({ where: { importId: id } })).toBe(300);
   });

@@ -60,7 +60,7 @@ describe("POST /api/v1/imports", () => {
 
     const done = await completed(created.id);
     expect(done.progress).toEqual({ rows_done: 3, rows_total: 3 });
-    expect(done.result).toEqual({ transactions: 3, skipped_duplicates: 0 });
+    expect(done.result).toEqual({ transactions: 3, skipped_duplicates: 0, claimed_duplicates: 0 });
     expect(done.status_detail).toMatchObject({ terminal: true, revertable: true, publishable: false });
 
     const coffees = await transactionsNamed("Corner Coffee");
@@ -80,11 +80,64 @@ describe("POST /api/v1/imports", () => {
     const again = await create({ raw_file_content: CSV, publish: "true" });
     expect(again.status).toBe(201);
     const done = await completed(again.body.data.id);
-    expect(done.result).toEqual({ transactions: 0, skipped_duplicates: 3 });
+    expect(done.result).toEqual({ transactions: 0, skipped_duplicates: 3, claimed_duplicates: 3 });
     const third = ["date,amount,name", "2026-03-01,-4.50,Corner Coffee", "2026-03-01,-4.50,Corner Coffee", "2026-03-01,-4.50,Corner Coffee"].join("\n");
     const more = await create({ raw_file_content: third, publish: "true" });
-    expect((await completed(more.body.data.id)).result).toEqual({ transactions: 1, skipped_duplicates: 2 });
+    expect((await completed(more.body.data.id)).result).toEqual({ transactions: 1, skipped_duplicates: 2, claimed_duplicates: 2 });
     expect(await transactionsNamed("Corner Coffee")).toHaveLength(3);
+  });
+
+  // Sure's transaction_import_test.rb "does not create duplicate when matching transaction exists with same name"
+  // and TransactionImport#import! 37-53: the duplicate is updated from the row and claimed.
+  it("sets a duplicate row's category, tags and notes on the transaction it matched, and a revert gives them back", async () => {
+    const [mine, fromFile] = await Promise.all(
+      ["Mine", "From file"].map((name) => api.post("/api/v1/tags", { tag: { name: `${name} tag` } }, { apiKey: user.writeKey })),
+    );
+    const ownCategory = await api.post("/api/v1/categories", { category: { name: "Own choice" } }, { apiKey: user.writeKey });
+    const existing = await api.post(
+      "/api/v1/transactions",
+      {
+        transaction: {
+          account_id: checking,
+          date: "2026-03-09",
+          amount: "12.00",
+          name: "Book Nook",
+          nature: "expense",
+          notes: "my note",
+          category_id: ownCategory.body.id,
+          tag_ids: [mine!.body.id],
+        },
+      },
+      { apiKey: user.writeKey },
+    );
+    expect(existing.status, JSON.stringify(existing.body)).toBe(201);
+    const read = async () => (await api.get(`/api/v1/transactions/${existing.body.id}`, { apiKey: user.readKey })).body;
+
+    const csv = ["date,amount,name,category,tags,notes", "2026-03-09,-12.00,Book Nook,Reading,From file tag,bought a novel"].join("\n");
+    const res = await create({ raw_file_content: csv, publish: "true" });
+    const done = await completed(res.body.data.id);
+    expect(done.result).toEqual({ transactions: 0, skipped_duplicates: 1, claimed_duplicates: 1 });
+    expect(await read()).toMatchObject({ notes: "bought a novel", category: { name: "Reading" }, tags: [{ id: fromFile!.body.id }] });
+
+    const reverted = await api.post(`/api/v1/imports/${res.body.data.id}/revert`, {}, { apiKey: user.writeKey });
+    expect(reverted.status).toBe(200);
+    expect(await read()).toMatchObject({ notes: "my note", category: { id: ownCategory.body.id }, tags: [{ id: mine!.body.id }] });
+    // The category the import made is gone with it: nothing uses it any more.
+    const categories = (await api.get("/api/v1/categories?per_page=100", { apiKey: user.readKey })).body.categories as { name: string }[];
+    expect(categories.map((category) => category.name)).not.toContain("Reading");
+  });
+
+  it("leaves a change made after the import when it is reverted", async () => {
+    const existing = await api.post(
+      "/api/v1/transactions",
+      { transaction: { account_id: checking, date: "2026-03-10", amount: "3.00", name: "Kiosk", nature: "expense", notes: "first" } },
+      { apiKey: user.writeKey },
+    );
+    const res = await create({ raw_file_content: "date,amount,name,notes\n2026-03-10,-3.00,Kiosk,from the bank", publish: "true" });
+    await completed(res.body.data.id);
+    await api.patch(`/api/v1/transactions/${existing.body.id}`, { transaction: { notes: "edited since" } }, { apiKey: user.writeKey });
+    await api.post(`/api/v1/imports/${res.body.data.id}/revert`, {}, { apiKey: user.writeKey });
+    expect((await api.get(`/api/v1/transactions/${existing.body.id}`, { apiKey: user.readKey })).body.notes).toBe("edited since");
   });
 
   it("applies the family's rules to what it writes", async () => {

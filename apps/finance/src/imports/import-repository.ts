@@ -4,6 +4,7 @@ import { risingIds } from "../rules/rising-id-sql";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
 import { coveredCurrencies, storedForeignCurrencies, type ForeignCurrency } from "./currencies/foreign-currency-queries";
+import { restoreClaimedDuplicates } from "./import-claim-queries";
 import { queueImportPublish } from "./import-publish-queue-queries";
 import { FAMILY_IMPORT_BYTES, reserveImportBytes } from "./import-storage-budget";
 import { removeImportCatalog } from "./import-revert-catalog-queries";
@@ -45,9 +46,12 @@ async function lockImport(tx: FinanceTx, familyId: string, id: string) {
 
 /**
  * Removes exactly what a complete import added (its entries, the accounts it made, then the
- * records it made that nothing outside it uses: removeImportCatalog) and queues the syncs they need.
+ * records it made that nothing outside it uses: removeImportCatalog), gives back what it changed
+ * on the transactions it claimed, and queues the syncs they need.
  */
 async function removeWhatItAdded(tx: FinanceTx, familyId: string, id: string, completedAt: Date | null): Promise<void> {
+  // First, so a category the import made and a claimed transaction took goes back to being unused.
+  await restoreClaimedDuplicates(tx, familyId, id);
   const windows = await tx.$queryRaw<{ account_id: string; first: Date }[]>`
     SELECT account_id, min(date) AS first FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid GROUP BY account_id`;
   await tx.$executeRaw`DELETE FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;

@@ -6,6 +6,7 @@ import { pickTagColor } from "../../tags/tag-colors";
 import { createCategories, createTags } from "./catalog-queries";
 import { resolveStagedAccounts } from "./staged-accounts";
 import {
+  claimStagedDuplicates,
   keepNewTransactions,
   insertStagedTransactions,
   linkStagedCategories,
@@ -29,6 +30,8 @@ export interface PublishTarget {
 export interface PublishOutcome {
   transactions: number;
   skipped_duplicates: number;
+  /** Of the duplicates, the existing transactions claimed: the row's category, tags and notes set on them. */
+  claimed_duplicates: number;
 }
 
 /** Rows per INSERT: progress is reported between them. */
@@ -41,6 +44,7 @@ const INSERT_BATCH = 1_000;
  * duplicates skipped one for one (a row is a duplicate while the account has more entries of
  * the same day, amount, currency and name than earlier identical rows claimed), the rest
  * written with the import's id, the family's rules applied to them, and syncs queued.
+ * A duplicate claims the transaction it matched (claimStagedDuplicates), as Sure's import does.
  * Rows that carry an external_id (OFX's FITID; CSV rows never do) are matched by it instead:
  * skipped when the account has it already (source 'ofx') or an earlier row of the file had it,
  * written with it, and counted against only entries without one in the day/amount/name match.
@@ -69,6 +73,7 @@ export async function publishTransactionImport(tx: FinanceTx, target: PublishTar
 
   await markKnownExternalIds(tx);
   await keepNewTransactions(tx);
+  const claimed = await claimStagedDuplicates(tx, familyId, importId);
   const { last, kept, total } = await stagedTransactionCounts(tx);
   for (let from = 0; from < last; from += INSERT_BATCH) {
     await insertStagedTransactions(tx, familyId, importId, from, from + INSERT_BATCH);
@@ -79,5 +84,5 @@ export async function publishTransactionImport(tx: FinanceTx, target: PublishTar
   await applyRulesToImportedEntries(tx, familyId, importId);
   const windows = await stagedTransactionWindows(tx);
   for (const window of windows) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
-  return { transactions: kept, skipped_duplicates: total - kept };
+  return { transactions: kept, skipped_duplicates: total - kept, claimed_duplicates: claimed };
 }

@@ -125,3 +125,48 @@ export function stagedTransactionWindows(tx: FinanceTx) {
   return tx.$queryRaw<{ account_id: string; first: Date }[]>`
     SELECT account_id, min(date) AS first FROM import_stage WHERE entry_id IS NOT NULL GROUP BY account_id`;
 }
+
+/**
+ * Claims the existing transactions the rows left out as duplicates matched, one for one (the
+ * rank-th identical row the rank-th entry of that day, amount, currency and name, by id), as
+ * Sure's TransactionImport#import! updates the duplicate it finds: the row's category, tags and
+ * notes are set on it where the row has them. Each claim keeps what the entry had before, for a
+ * revert (restoreClaimedDuplicates). Rows with a file's own id (OFX) were matched by it and claim
+ * nothing. Answers how many entries were claimed.
+ */
+export async function claimStagedDuplicates(tx: FinanceTx, familyId: string, importId: string): Promise<number> {
+  const claimed = await tx.$executeRaw`
+    WITH dup AS (
+      SELECT s.account_id, s.date, s.amount_cents, s.currency, s.name, s.category_id, s.tags, NULLIF(btrim(s.notes), '') AS notes,
+             row_number() OVER (PARTITION BY s.account_id, s.date, s.amount_cents, s.currency, s.name ORDER BY s.row_number) AS rank
+        FROM import_stage s WHERE s.entry_id IS NULL AND s.external_id IS NULL AND NOT s.known_external_id),
+    cand AS (
+      SELECT e.id, e.account_id, e.date, e.amount_cents, e.currency, e.name, e.category_id, e.notes,
+             row_number() OVER (PARTITION BY e.account_id, e.date, e.amount_cents, e.currency, e.name ORDER BY e.id) AS rank
+        FROM entries e
+        JOIN (SELECT DISTINCT account_id, date, amount_cents, currency, name FROM dup) k
+          ON e.account_id = k.account_id AND e.date = k.date AND e.amount_cents = k.amount_cents AND e.currency = k.currency AND e.name = k.name
+       WHERE e.family_id = ${familyId}::uuid AND e.kind = 'transaction')
+    INSERT INTO import_claims (import_id, entry_id, family_id, prior_category_id, applied_category_id, prior_notes, applied_notes,
+                               prior_tag_ids, applied_tag_ids, tags_applied)
+    SELECT ${importId}::uuid, c.id, ${familyId}::uuid, c.category_id, d.category_id, c.notes, d.notes,
+           ARRAY(SELECT et.tag_id FROM entry_tags et WHERE et.entry_id = c.id ORDER BY et.tag_id),
+           ARRAY(SELECT DISTINCT t.id FROM unnest(d.tags) AS n(name) JOIN tags t ON t.family_id = ${familyId}::uuid AND t.name = n.name ORDER BY t.id),
+           cardinality(d.tags) > 0
+      FROM dup d
+      JOIN cand c ON c.account_id = d.account_id AND c.date = d.date AND c.amount_cents = d.amount_cents AND c.currency = d.currency
+                 AND c.name = d.name AND c.rank = d.rank
+    ON CONFLICT DO NOTHING`;
+  if (claimed === 0) return 0;
+  await tx.$executeRaw`
+    UPDATE entries e SET category_id = COALESCE(c.applied_category_id, e.category_id), notes = COALESCE(c.applied_notes, e.notes), updated_at = now()
+      FROM import_claims c
+     WHERE c.import_id = ${importId}::uuid AND e.id = c.entry_id AND (c.applied_category_id IS NOT NULL OR c.applied_notes IS NOT NULL)`;
+  await tx.$executeRaw`
+    DELETE FROM entry_tags et USING import_claims c WHERE c.import_id = ${importId}::uuid AND c.tags_applied AND et.entry_id = c.entry_id`;
+  await tx.$executeRaw`
+    INSERT INTO entry_tags (entry_id, tag_id)
+    SELECT c.entry_id, unnest(c.applied_tag_ids) FROM import_claims c WHERE c.import_id = ${importId}::uuid AND c.tags_applied
+    ON CONFLICT DO NOTHING`;
+  return claimed;
+}
