@@ -49,6 +49,21 @@ const UNCHECKED = "The assistant could not check your access: ask again in a mom
 const ACCESS_ENDED = "The credential you asked with no longer allows this: ask again";
 const USER_AI_OFF = ERROR_CATALOGUE.feature_disabled.message;
 
+/**
+ * What `work` settles to, or the answer's abort as soon as it comes. A provider that ignores its
+ * signal, or listens for it only after it came (the answer's chat deleted before its provider was
+ * called), never settles: the answer, its job and a stopping service all waited for it without end.
+ */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    // Handled here whichever comes first: a provider failing after the abort is no unhandled rejection.
+    void work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    if (signal.aborted) onAbort();
+  });
+}
+
 /** A call's arguments as stored: an object (anything else wrapped), and not more than the tools take. */
 function argumentsObject(args: unknown): Record<string, unknown> {
   const bytes = Buffer.byteLength(JSON.stringify(args) ?? "", "utf8");
@@ -101,6 +116,8 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
     let savedAt = Date.now();
     let saving: Promise<void> = Promise.resolve();
     let toolCalls = 0;
+    /** Tool calls under way (each bounded by its calls' timeouts): an aborted answer ends after them, so what ran is recorded. */
+    const toolsRunning = new Set<Promise<unknown>>();
     liveText.set(reply.id, () => text);
     try {
       const history = await replies.conversation(reply);
@@ -114,34 +131,41 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
       // Bound to `actor` as it is at each call: it is read again before every tool.
       const finance = createFinanceClient((procedure, kind, input) => deps.finance(procedure, kind, input, { requestId, actor }));
       const tools = createAssistantTools(finance);
+      const callTool = async (name: string, args: unknown): Promise<ToolResult> => {
+        controller.signal.throwIfAborted();
+        if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) controller.abort(new AssistantFailure(TOO_MANY_TOOLS));
+        controller.signal.throwIfAborted();
+        const unreadable = args instanceof UnreadableArguments;
+        // No tool runs on what was read minutes ago: the asker, and the family's switch, must hold now.
+        if (!unreadable) {
+          try {
+            actor = await standingActor(asked, requestId);
+            const family = await finance.call("familySettings.aiEnabled", {});
+            if (!family.ai_enabled) throw new AssistantFailure(FAMILY_AI_OFF);
+          } catch (err) {
+            controller.abort(err instanceof AssistantFailure ? err : new AssistantFailure(UNCHECKED, { cause: err }));
+            controller.signal.throwIfAborted();
+          }
+        }
+        const result = unreadable ? args.result : await tools.call(name, args, actor.scopes);
+        // Recorded even when the answer was aborted meanwhile: the tool ran (it may have written), so it shows.
+        const stored = unreadable ? { unreadable_arguments: args.raw.slice(0, MAX_STORED_RAW_ARGUMENTS) } : argumentsObject(args);
+        const row = await replies.recordToolCall(reply.id, name.slice(0, MAX_TOOL_NAME), stored, result);
+        controller.signal.throwIfAborted();
+        events.publish(reply.id, { type: "tool_call", tool_call: toToolCall(row) });
+        return result;
+      };
       const io: ReplyIo = {
         history,
         tools: tools.specsFor(actor.scopes),
         family: await familyFactsOf(finance),
         signal: controller.signal,
-        async callTool(name: string, args: unknown): Promise<ToolResult> {
-          controller.signal.throwIfAborted();
-          if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) controller.abort(new AssistantFailure(TOO_MANY_TOOLS));
-          controller.signal.throwIfAborted();
-          const unreadable = args instanceof UnreadableArguments;
-          // No tool runs on what was read minutes ago: the asker, and the family's switch, must hold now.
-          if (!unreadable) {
-            try {
-              actor = await standingActor(asked, requestId);
-              const family = await finance.call("familySettings.aiEnabled", {});
-              if (!family.ai_enabled) throw new AssistantFailure(FAMILY_AI_OFF);
-            } catch (err) {
-              controller.abort(err instanceof AssistantFailure ? err : new AssistantFailure(UNCHECKED, { cause: err }));
-              controller.signal.throwIfAborted();
-            }
-          }
-          const result = unreadable ? args.result : await tools.call(name, args, actor.scopes);
-          // Recorded even when the answer was aborted meanwhile: the tool ran (it may have written), so it shows.
-          const stored = unreadable ? { unreadable_arguments: args.raw.slice(0, MAX_STORED_RAW_ARGUMENTS) } : argumentsObject(args);
-          const row = await replies.recordToolCall(reply.id, name.slice(0, MAX_TOOL_NAME), stored, result);
-          controller.signal.throwIfAborted();
-          events.publish(reply.id, { type: "tool_call", tool_call: toToolCall(row) });
-          return result;
+        callTool(name: string, args: unknown): Promise<ToolResult> {
+          const call = callTool(name, args);
+          toolsRunning.add(call);
+          const settled = () => void toolsRunning.delete(call);
+          void call.then(settled, settled);
+          return call;
         },
         onText(delta: string): void {
           if (controller.signal.aborted || delta === "") return;
@@ -160,13 +184,17 @@ export function createReplyRunner(deps: ReplyRunnerDeps) {
           }
         },
       };
-      const { content } = await provider.reply(reply.model, io);
+      // Not called for an answer aborted already, and not waited for once it is.
+      controller.signal.throwIfAborted();
+      const { content } = await unlessAborted(provider.reply(reply.model, io), controller.signal);
       controller.signal.throwIfAborted();
       if (content.length > MAX_ANSWER_CHARS) throw new AssistantFailure(TOO_LONG);
       await saving;
       await replies.finish(reply.id, { status: "complete", content }, job.fence);
       events.publish(reply.id, { type: "done", status: "complete", error: null });
     } catch (caught) {
+      // A tool the provider was running when the answer was aborted ran all the same (it may have written): it is recorded first.
+      await Promise.allSettled(toolsRunning);
       await saving;
       const reason = controller.signal.aborted ? controller.signal.reason : caught;
       // Another worker has the job now: what it writes is the answer's.

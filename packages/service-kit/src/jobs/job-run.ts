@@ -20,6 +20,8 @@ interface RunArgs<Tx extends JobSql> {
   def: JobDefinition<any, Tx>;
   /** The connection holding the job's lock: its heartbeat, then the lock given back. */
   client: pg.PoolClient;
+  /** Gives `client` back to its pool, or ends it (`destroy`); once only (a stopping runner may have ended it already). */
+  release(destroy: boolean): void;
   row: ClaimedJobRow;
   signal: AbortSignal;
   abort(reason: Error): void;
@@ -52,7 +54,7 @@ export async function runClaimedJob<Tx extends JobSql>(args: RunArgs<Tx>): Promi
   } finally {
     await beats.stop();
     client.off("error", onConnectionError);
-    await giveBack(client, row.id, connectionLost, log);
+    await giveBack(client, args.release, row.id, connectionLost, log);
   }
   return outcome;
 
@@ -197,13 +199,13 @@ function startHeartbeat(client: pg.PoolClient, row: ClaimedJobRow, intervalMs: n
 }
 
 /** The job's end is written: its lock goes back with the connection (ended instead when it failed). */
-async function giveBack(client: pg.PoolClient, id: string, broken: boolean, log: Logger): Promise<void> {
-  if (broken) return client.release(true);
+async function giveBack(client: pg.PoolClient, release: (destroy: boolean) => void, id: string, broken: boolean, log: Logger): Promise<void> {
+  if (broken) return release(true);
   try {
     await releaseJobLock(client);
-    client.release();
+    release(false);
   } catch (err) {
     log.warn({ err, jobId: id }, "job runner: giving a job's lock back failed; its connection is ended instead");
-    client.release(true);
+    release(true);
   }
 }

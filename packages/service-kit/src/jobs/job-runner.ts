@@ -29,11 +29,22 @@ export interface JobRunnerOptions<Tx extends JobSql> {
 const SWEEP_BATCH = 1_000;
 const SWEEP_MAX_BATCHES = 100;
 const SWEEP_EVERY_MS = 10 * 60_000;
+/** How long a stopping runner waits for the jobs it interrupted before it leaves them (see `stop`). */
+const ABANDON_AFTER_MS = 10_000;
+
+/** A job this runner is running: its end, and how it is stopped. */
+interface ActiveJob {
+  row: ClaimedJobRow;
+  done: Promise<void>;
+  abort: (reason: Error) => void;
+  /** Ends the connection holding the job's lock: the job is then another instance's to take over. */
+  abandon: () => void;
+}
 
 interface QueueState<Tx extends JobSql> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
   def: JobDefinition<any, Tx>;
-  active: Map<string, { done: Promise<void>; abort: (reason: Error) => void }>;
+  active: Map<string, ActiveJob>;
   /** The pass claiming now, if any (stop waits for it: a job it claims is then one of the running). */
   filling: Promise<void> | null;
   again: boolean;
@@ -106,11 +117,18 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   function launch(state: QueueState<Tx>, client: pg.PoolClient, row: ClaimedJobRow): Promise<void> {
     const controller = new AbortController();
     const startedAt = process.hrtime.bigint();
-    const done = runClaimedJob({ ...options, def: state.def, client, row, signal: controller.signal, abort: (reason) => controller.abort(reason) })
+    let released = false;
+    const release = (destroy: boolean) => {
+      if (released) return;
+      released = true;
+      client.release(destroy);
+    };
+    const done = runClaimedJob({ ...options, def: state.def, client, release, row, signal: controller.signal, abort: (reason) => controller.abort(reason) })
       .then((outcome) => record(state, outcome, startedAt))
       .catch((err: unknown) => log.error({ err, jobId: row.id, queue: row.queue }, "job runner: a job's end could not be written"))
       .finally(() => {
-        state.active.delete(row.id);
+        // An abandoned job is no longer among them (and its id may be running again, taken over after a restart).
+        if (state.active.get(row.id) === job) state.active.delete(row.id);
         if (!started) return;
         void fill(state);
         for (const queue of state.def.pokes ?? []) {
@@ -118,7 +136,8 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
           if (poked) void fill(poked);
         }
       });
-    state.active.set(row.id, { done, abort: (reason) => controller.abort(reason) });
+    const job: ActiveJob = { row, done, abort: (reason) => controller.abort(reason), abandon: () => release(true) };
+    state.active.set(row.id, job);
     return done;
   }
 
@@ -228,9 +247,15 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
     /**
      * Stops claiming and waits for the jobs running; `interrupt` aborts them first, `graceMs`
      * after that long (their jobs wait for another instance, the attempt not counted, unless the
-     * job ends itself on its signal).
+     * job ends itself on its signal). An interrupted job still running `abandonMs` later (its work
+     * does not heed its signal) is not waited for: its lock's connection is ended, and the job is
+     * taken over as a dead worker's. The stop is so bounded whatever the jobs do.
      */
-    async stop({ interrupt = false, graceMs }: { interrupt?: boolean; graceMs?: number } = {}): Promise<void> {
+    async stop({
+      interrupt = false,
+      graceMs,
+      abandonMs = ABANDON_AFTER_MS,
+    }: { interrupt?: boolean; graceMs?: number; abandonMs?: number } = {}): Promise<void> {
       started = false;
       if (timer) clearInterval(timer);
       // A claim under way finishes first: the job it takes is then one of those waited for.
@@ -242,8 +267,18 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
         interrupt = await Promise.race([Promise.all(running.map((job) => job.done)).then(() => false), graceOver]);
         clearTimeout(timer);
       }
-      if (interrupt) for (const job of running) job.abort(new JobRunnerStopping());
-      await Promise.all(running.map((job) => job.done));
+      if (interrupt) {
+        for (const job of running) job.abort(new JobRunnerStopping());
+        for (const job of await stillRunningAfter(running, abandonMs)) {
+          log.error(
+            { jobId: job.row.id, queue: job.row.queue, abandon_ms: abandonMs },
+            "job runner: a job did not stop when interrupted; left to be taken over",
+          );
+          job.abandon();
+          const state = queues.get(job.row.queue);
+          if (state?.active.get(job.row.id) === job) state.active.delete(job.row.id);
+        }
+      } else await Promise.all(running.map((job) => job.done));
       await sweeping;
       // A service stopped and started again (an outage in a test) claims on new connections.
       const ending = open;
@@ -256,3 +291,13 @@ export function createJobRunner<Tx extends JobSql>(options: JobRunnerOptions<Tx>
   };
 }
 export type JobRunner = ReturnType<typeof createJobRunner>;
+
+/** The jobs of `jobs` that have not ended `ms` from now (none, as soon as all have). */
+async function stillRunningAfter(jobs: readonly ActiveJob[], ms: number): Promise<ActiveJob[]> {
+  const ended = new Set<ActiveJob>();
+  const all = Promise.all(jobs.map((job) => job.done.then(() => void ended.add(job))));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+  return jobs.filter((job) => !ended.has(job));
+}

@@ -480,6 +480,52 @@ describe("failures, retries, cancels and stops", () => {
     expect(await jobRow(slow.id)).toMatchObject({ status: "queued", attempts: 0 });
   });
 
+  it("stopping does not wait without end for a job that ignores its interrupt: its connection is ended, and the job taken over", async () => {
+    // A stopping chat waited for good for an answer whose provider had missed its abort (CI: the
+    // system tests' afterAll timed out after 120 s).
+    const { id } = await queued("deaf", FAMILY_A);
+    const started = gate();
+    const deaf = recording("deaf", {
+      run: async (job) => {
+        if (job.attempt === 1) {
+          started.open();
+          await new Promise<never>(() => {}); // heeds no signal, ever
+        }
+        await database.db.$transaction(async (tx) => {
+          await recordRun(tx, job);
+          await job.complete(tx);
+        });
+      },
+    });
+    const runner = runnerOf(database, [deaf]);
+    runner.start();
+    await started.opened;
+    const began = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = await Promise.race([
+      runner.stop({ interrupt: true, abandonMs: 300 }).then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 10_000))),
+    ]);
+    clearTimeout(timer);
+    expect(stopped, "the stop ended").toBe(true);
+    expect(Date.now() - began).toBeLessThan(5_000);
+    // Its lock went with its connection: the next claim takes the job over as a dead worker's.
+    const next = runnerOf(database, [deaf]);
+    try {
+      await until(
+        async () => {
+          await next.drain("deaf");
+          return (await jobRow(id))?.status === "succeeded";
+        },
+        10_000,
+        "the abandoned job taken over",
+      );
+    } finally {
+      await next.stop();
+    }
+    expect(await jobRow(id)).toMatchObject({ status: "succeeded", attempts: 2 });
+  });
+
   it("rolls back the writes of a worker whose job was taken over meanwhile", async () => {
     const { id } = await queued("fenced", FAMILY_A);
     const started = gate();
