@@ -115,12 +115,14 @@ describe("TradeImport", () => {
     expect(await finance.db.security.count({ where: { familyId: actor.familyId } })).toBe(0);
   });
 
-  it("refuses rows naming an account the family does not have (Import::AccountMapping finds accounts by name)", async () => {
+  it("refuses to publish rows naming an account the family does not have until the name is mapped (Import::AccountMapping)", async () => {
     const { actor, call } = newFamily();
     await account(call, "Brokerage", "investment");
-    const done = await imported(call, "TradeImport", TRADES_CSV.replace("2026-03-04,AAPL,-4,160.00,USD,Brokerage", "2026-03-04,AAPL,-4,160.00,USD,Nowhere"));
-    expect(done.status).toBe("failed");
-    expect(done.error).toBe('No account of the family is named "Nowhere"');
+    const csv = TRADES_CSV.replace("2026-03-04,AAPL,-4,160.00,USD,Brokerage", "2026-03-04,AAPL,-4,160.00,USD,Nowhere");
+    await expect(call("imports.create", { type: "TradeImport", raw_file_content: csv, publish: true, date_format: "%Y-%m-%d" })).rejects.toMatchObject({
+      code: "not_publishable",
+      message: expect.stringContaining('"Nowhere"'),
+    });
     expect(await finance.db.entry.count({ where: { familyId: actor.familyId, kind: "trade" } })).toBe(0);
   });
 

@@ -48,6 +48,7 @@ const NOT_FAMILY_RECORDS: Record<string, string> = {
 const VALID_BODIES: Record<string, unknown> = {
   "members.updateRole": { role: "admin" },
   "imports.publish": {},
+  "imports.accountMappings": { mappings: [{ name: "Elsewhere", create: true }] },
   "importSessions.publish": {},
   "importSessions.addChunk": { sequence: 1, raw_file_content: JSON.stringify({ type: "Tag", data: { id: "t1", name: "Taken over" } }) },
   "imports.revert": {},

@@ -218,7 +218,7 @@ describe("POST /api/v1/imports", () => {
     expect(await system.db.finance.entry.count({ where: { importId: uploaded.body.data.id } })).toBe(0);
   });
 
-  it("fails with a clear error when a row names an account the family does not have", async () => {
+  it("refuses to publish while a row names an account the family does not have, naming it (was accepted, then failed)", async () => {
     const res = await api.post(
       "/api/v1/imports",
       {
@@ -229,11 +229,10 @@ describe("POST /api/v1/imports", () => {
       },
       { apiKey: user.writeKey },
     );
-    expect(res.status).toBe(201);
-    await eventually(async () => {
-      const detail = (await api.get(`/api/v1/imports/${res.body.data.id}`, { apiKey: user.readKey })).body.data;
-      expect(detail).toMatchObject({ status: "failed", error: 'No account of the family is named "Nowhere Bank"' });
-    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ error: "not_publishable", message: expect.stringContaining('"Nowhere Bank"') });
+    const detail = (await api.get(`/api/v1/imports/${res.body.import_id}`, { apiKey: user.readKey })).body.data;
+    expect(detail).toMatchObject({ status: "pending", status_detail: { publishable: false }, stats: { mappings_count: 1, unassigned_mappings_count: 1 } });
   });
 
   it("takes a multipart file, refusing other types and oversized files ('create with file upload', 'rejects invalid file type')", async () => {

@@ -40,6 +40,7 @@ function recording(client: ApiClient): ApiClient {
     get: (path, options) => request("GET", path, options),
     post: (path, body, options) => request("POST", path, { ...options, body }),
     patch: (path, body, options) => request("PATCH", path, { ...options, body }),
+    put: (path, body, options) => request("PUT", path, { ...options, body }),
     delete: (path, options) => request("DELETE", path, options),
   };
 }

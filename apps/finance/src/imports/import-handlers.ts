@@ -1,17 +1,20 @@
 import {
   AppError,
   CSV_IMPORT_TYPES,
+  IMPORT_ACCOUNT_NAMES_MAX,
   IMPORT_CSV_LIMITS,
   IMPORT_TYPES,
+  isTransactionCsvType,
   importMaxRowCount,
   pageMetaOf,
   pageWindow,
   type CsvImportType,
+  type ImportAccountName,
   type ImportConfig,
 } from "@hearth/contracts";
 import type { RouteHandlers } from "@hearth/service-kit";
 import type { ImportRepository, StoredRow } from "./import-repository";
-import { toImportDetail, toImportSummary, toRowDiagnostic } from "./import-resource";
+import { toImportDetail, toImportSummary, toRowDiagnostic, unmappedAccountNames } from "./import-resource";
 import { ImportParseError, preflightCsvImport, readCsvImport } from "./parsing";
 import { PUBLISHERS } from "./publish/publishers";
 import { publishRowCap } from "./publish-row-cap";
@@ -21,7 +24,15 @@ import { assertRatesForImport } from "./currencies/foreign-currencies";
 
 type Handlers = Pick<
   RouteHandlers<"finance">,
-  "imports.list" | "imports.get" | "imports.rows" | "imports.create" | "imports.preflight" | "imports.publish" | "imports.revert" | "imports.delete"
+  | "imports.list"
+  | "imports.get"
+  | "imports.rows"
+  | "imports.create"
+  | "imports.preflight"
+  | "imports.publish"
+  | "imports.accountMappings"
+  | "imports.revert"
+  | "imports.delete"
 >;
 
 /** The types this service publishes today (publishers.ts); the others are read and checked (rows, preflight) but not yet written. */
@@ -55,13 +66,35 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
     return found;
   }
 
+  /** The names its rows give their accounts, when they name theirs (transactions and trades) and it names no account of its own. */
+  async function accountNamesOf(familyId: string, found: { id: string; type: string; accountId: string | null }): Promise<ImportAccountName[]> {
+    const namesAccounts = isTransactionCsvType(found.type) || found.type === "TradeImport";
+    return namesAccounts && found.accountId === null ? await imports.accountNames(familyId, found.id) : [];
+  }
+
+  async function detailOf(familyId: string, id: string) {
+    const found = await findImport(familyId, id);
+    return toImportDetail(found, (await accountNamesOf(familyId, found)).slice(0, IMPORT_ACCOUNT_NAMES_MAX));
+  }
+
+  /** 422 not_publishable while names of the file go to no account (Sure's unassigned account mappings). */
+  async function assertAccountsMapped(familyId: string, found: { id: string; type: string; accountId: string | null }): Promise<void> {
+    const unmapped = unmappedAccountNames(await accountNamesOf(familyId, found));
+    if (unmapped.length === 0) return;
+    const named = unmapped.slice(0, 10).map((each) => (each.name === "" ? "(rows without an account)" : JSON.stringify(each.name)));
+    throw new AppError("not_publishable", {
+      message: `Say which account each name of the file goes to before publishing: ${named.join(", ")} (PUT /api/v1/imports/${found.id}/account_mappings, an account_id or create)`,
+      importId: found.id,
+    });
+  }
+
   return {
     "imports.list": async ({ ctx, input }) => {
       const { rows, total } = await imports.list(ctx.actor.familyId, { status: input.status, type: input.type }, pageWindow(input));
       return { data: rows.map(toImportSummary), meta: pageMetaOf(input, total) };
     },
 
-    "imports.get": async ({ ctx, input }) => ({ data: toImportDetail(await findImport(ctx.actor.familyId, input.id)) }),
+    "imports.get": async ({ ctx, input }) => ({ data: await detailOf(ctx.actor.familyId, input.id) }),
 
     "imports.rows": async ({ ctx, input }) => {
       const found = await findImport(ctx.actor.familyId, input.id);
@@ -74,6 +107,11 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
         for (const tag of values?.tags ?? []) names.tags.add(tag);
       }
       const known = await imports.knownNames(ctx.actor.familyId, { accounts: [...names.accounts], categories: [...names.categories], tags: [...names.tags] });
+      // A name the user mapped goes where they said, not to the account of its name.
+      for (const each of await accountNamesOf(ctx.actor.familyId, found)) {
+        if (each.account) known.accounts.set(each.name.toLowerCase(), each.account);
+        else known.accounts.delete(each.name.toLowerCase());
+      }
       return { data: rows.map((row) => toRowDiagnostic(row, known, found.accountId)), meta: pageMetaOf(input, total) };
     },
 
@@ -83,13 +121,13 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       if (type === "SureImport") {
         const upload = { content, filename: input.filename, contentType: input.content_type, encoding };
         const id = await createSureImport(imports, familyId, upload, { currency: await familyCurrency(familyId), publish: publish === true, queued });
-        return { data: toImportDetail(await findImport(familyId, id)) };
+        return { data: await detailOf(familyId, id) };
       }
       if (isStatementFileType(type)) {
         const upload = { type, content, filename: input.filename, contentType: input.content_type, encoding, accountId, config: params as ImportConfig };
         const currency = (await accountCurrency(familyId, accountId)) ?? (await familyCurrency(familyId));
         const id = await createStatementImport(imports, familyId, upload, { currency, today: today(), publish: publish === true, queued, signal });
-        return { data: toImportDetail(await findImport(familyId, id)) };
+        return { data: await detailOf(familyId, id) };
       }
       if (!isCsvType(type)) throw AppError.validation([`${type} imports are not supported yet: send CSV content with a CSV import type`]);
       if (content === undefined || content === "") throw new AppError("missing_content");
@@ -132,10 +170,11 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
           });
         }
         await assertRatesForImport(imports, familyId, created.id, accountId ?? null);
+        await assertAccountsMapped(familyId, { id: created.id, type, accountId: accountId ?? null });
         await imports.requestPublish(familyId, created.id);
         queued();
       }
-      return { data: toImportDetail(await findImport(familyId, created.id)) };
+      return { data: await detailOf(familyId, created.id) };
     },
 
     "imports.preflight": async ({ ctx, input, signal }) => {
@@ -177,11 +216,12 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       if (found.rowsCount > publishRowCap(found.type))
         throw new AppError("max_row_count_exceeded", { message: "Import has too many rows to publish.", importId: found.id });
       await assertRatesForImport(imports, ctx.actor.familyId, found.id, found.accountId);
+      await assertAccountsMapped(ctx.actor.familyId, found);
       if (!(await imports.requestPublish(ctx.actor.familyId, found.id))) {
         throw new AppError("not_publishable", { message: `Import is ${found.status}: only a pending or failed import can be published.`, importId: found.id });
       }
       queued();
-      return { data: toImportDetail(await findImport(ctx.actor.familyId, found.id)) };
+      return { data: await detailOf(ctx.actor.familyId, found.id) };
     },
 
     "imports.delete": async ({ ctx, input }) => {
@@ -190,11 +230,28 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       if (!removed) throw new AppError("conflict", { message: "The import is being published or reverted: delete it once that has ended" });
     },
 
+    "imports.accountMappings": async ({ ctx, input }) => {
+      const familyId = ctx.actor.familyId;
+      const found = await findImport(familyId, input.id);
+      if (found.accountId !== null) throw AppError.validation(["The import names one account (account_id): its rows' account names are not mapped"]);
+      const names = new Set((await imports.accountNames(familyId, found.id)).map((each) => each.name));
+      const unknown = input.mappings.filter((mapping) => !names.has(mapping.name));
+      if (unknown.length > 0) throw AppError.validation(unknown.slice(0, 10).map((mapping) => `The file names no account ${JSON.stringify(mapping.name)}`));
+      const ids = [...new Set(input.mappings.flatMap((mapping) => (mapping.account_id ? [mapping.account_id] : [])))];
+      const live = await imports.liveAccountIds(familyId, ids);
+      if (ids.some((id) => !live.has(id))) throw new AppError("not_found", { message: "Account not found" });
+      const mappings = input.mappings.map((mapping) => ({ name: mapping.name, accountId: mapping.account_id ?? null, create: mapping.create === true }));
+      if (!(await imports.saveAccountMappings(familyId, found.id, mappings))) {
+        throw new AppError("conflict", { message: `Import is ${found.status}: its account names are mapped only before it is published` });
+      }
+      return { data: await detailOf(familyId, found.id) };
+    },
+
     "imports.revert": async ({ ctx, input }) => {
       const reverted = await imports.revert(ctx.actor.familyId, input.id);
       if (reverted === null) throw AppError.notFound("Import");
       if (!reverted) throw new AppError("conflict", { message: "Only a complete import can be reverted" });
-      return { data: toImportDetail(await findImport(ctx.actor.familyId, input.id)) };
+      return { data: await detailOf(ctx.actor.familyId, input.id) };
     },
   };
 }

@@ -1,9 +1,10 @@
-import type { ImportConfig, ImportStatus, ImportType, TextEncoding } from "@hearth/contracts";
+import { IMPORT_ACCOUNT_NAMES_MAX, type ImportConfig, type ImportStatus, type ImportType, type TextEncoding } from "@hearth/contracts";
 import type { FinanceDb, FinanceTx } from "../db";
 import { risingIds } from "../rules/rising-id-sql";
 import { requestAccountSync } from "../syncs/sync-queue-queries";
 import type { KnownNames } from "./import-resource";
 import { coveredCurrencies, storedForeignCurrencies, type ForeignCurrency } from "./currencies/foreign-currency-queries";
+import { importAccountNames, liveAccountIds, saveImportAccountMappings } from "./import-account-mapping-queries";
 import { restoreClaimedDuplicates } from "./import-claim-queries";
 import { queueImportPublish } from "./import-publish-queue-queries";
 import { FAMILY_IMPORT_BYTES, reserveImportBytes } from "./import-storage-budget";
@@ -145,6 +146,12 @@ export function createImportRepository(db: FinanceDb, familyBytes = FAMILY_IMPOR
     /** The currencies of the import's rows other than `accountCurrency` (see currencies/). */
     foreignCurrencies: (importId: string, accountCurrency: string) => storedForeignCurrencies(db, importId, accountCurrency),
     coveredCurrencies: (familyId: string, accountCurrency: string, foreign: ForeignCurrency[]) => coveredCurrencies(db, familyId, accountCurrency, foreign),
+
+    /** The names its rows give their accounts, with where each goes (at most IMPORT_ACCOUNT_NAMES_MAX + 1: one more says there are too many). */
+    accountNames: (familyId: string, importId: string) => importAccountNames(db, familyId, importId, IMPORT_ACCOUNT_NAMES_MAX + 1),
+    liveAccountIds: (familyId: string, ids: string[]) => liveAccountIds(db, familyId, ids),
+    saveAccountMappings: (familyId: string, importId: string, mappings: { name: string; accountId: string | null; create: boolean }[]) =>
+      saveImportAccountMappings(db, familyId, importId, mappings),
 
     accountOf: (familyId: string, accountId: string) =>
       db.account.findFirst({ where: { id: accountId, familyId, status: { not: "pending_deletion" } }, select: { id: true, currency: true } }),

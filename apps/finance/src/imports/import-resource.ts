@@ -1,6 +1,7 @@
 import {
   ImportConfigParamsSchema,
   textEncodingOf,
+  type ImportAccountName,
   type ImportDetail,
   type ImportRowDiagnostic,
   type ImportRowMapping,
@@ -41,16 +42,18 @@ export function toImportSummary(row: StoredImport): ImportSummary {
   return { ...identity(row), rows_count: row.rowsCount, status_detail: statusSummary(row) };
 }
 
-export function toImportDetail(row: StoredImport): ImportDetail {
+/** `accountNames`: the names its rows give their accounts, with where each goes (see importAccountNames); none when it names one account. */
+export function toImportDetail(row: StoredImport, accountNames: ImportAccountName[] = []): ImportDetail {
   const config = ImportConfigParamsSchema.parse(row.configuration);
   const invalid = row.rowsCount - row.validRowsCount;
+  const unassigned = unmappedAccountNames(accountNames).length;
   const cleaned = invalid === 0 && row.rowsCount > 0;
   return {
     ...identity(row),
     status_detail: {
       ...statusSummary(row),
       cleaned,
-      publishable: cleaned && row.status === "pending",
+      publishable: cleaned && unassigned === 0 && row.status === "pending",
       revertable: row.status === "complete",
     },
     configuration: {
@@ -65,13 +68,23 @@ export function toImportDetail(row: StoredImport): ImportDetail {
       number_format: config.number_format,
       signage_convention: config.signage_convention,
     },
-    // Categories and tags are found or made at publish, an account found: nothing waits on a person's choice.
-    stats: { rows_count: row.rowsCount, valid_rows_count: row.validRowsCount, invalid_rows_count: invalid, mappings_count: 0, unassigned_mappings_count: 0 },
+    // Categories and tags are found or made at publish; account names wait for an account (Sure's account mappings).
+    stats: {
+      rows_count: row.rowsCount,
+      valid_rows_count: row.validRowsCount,
+      invalid_rows_count: invalid,
+      mappings_count: accountNames.length,
+      unassigned_mappings_count: unassigned,
+    },
+    account_names: accountNames,
     encoding: textEncodingOf(row.encoding) ?? "utf-8",
     progress: { rows_done: row.rowsDone, rows_total: row.rowsCount },
     result: (row.result as Record<string, number> | null) ?? null,
   };
 }
+
+/** The names that go nowhere yet: publishing waits for them. */
+export const unmappedAccountNames = (names: readonly ImportAccountName[]) => names.filter((name) => name.account === null && !name.create);
 
 function mapping(
   type: ImportRowMapping["type"],

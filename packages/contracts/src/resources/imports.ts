@@ -339,6 +339,38 @@ const importIdentity = {
 export const ImportSummarySchema = z.object({ ...importIdentity, rows_count: z.number().int().min(0), status_detail: ImportStatusSummarySchema });
 export type ImportSummary = z.infer<typeof ImportSummarySchema>;
 
+/** Names a file gives its rows' accounts (an account column, QIF !Account) at most, per import: more is no household's file. */
+export const IMPORT_ACCOUNT_NAMES_MAX = 500;
+
+/** Ours: a name a file gives its rows' account, and where it goes (null: nowhere yet; publishing waits for it). */
+export const ImportAccountNameSchema = z.object({
+  name: z.string().max(IMPORT_LABEL_MAX),
+  /** The account it goes to: the one it was mapped to, else the family's of that name. */
+  account: z.object({ id: UuidSchema, name: z.string() }).nullable(),
+  /** Mapped to a new account, made at publish. */
+  create: z.boolean(),
+});
+
+export type ImportAccountName = z.infer<typeof ImportAccountNameSchema>;
+
+/** PUT /api/v1/imports/{id}/account_mappings: where names of the file go (Sure's account mappings, set before publishing). */
+export const ImportAccountMappingsBodySchema = z.object({
+  mappings: z
+    .array(
+      z
+        .object({
+          name: z.string().min(1).max(IMPORT_LABEL_MAX),
+          /** The family's account the name goes to; null with create false takes a mapping back. */
+          account_id: UuidSchema.nullable().optional(),
+          /** A new depository account of that name, made at publish (Sure's "Add as new account"). */
+          create: BooleanParamSchema.optional(),
+        })
+        .refine((mapping) => !(mapping.create === true && mapping.account_id), { message: "A mapping takes account_id or create, not both" }),
+    )
+    .min(1)
+    .max(IMPORT_ACCOUNT_NAMES_MAX),
+});
+
 /** Sure's ImportDetail. */
 export const ImportDetailSchema = z.object({
   ...importIdentity,
@@ -348,6 +380,8 @@ export const ImportDetailSchema = z.object({
   verification: ImportVerificationSchema.optional(),
   /** Ours: the character encoding the file was read in (asked for, declared by the file, or detected). */
   encoding: z.enum(TEXT_ENCODINGS),
+  /** Ours: the names the file gives its rows' accounts when the import names no account, and where each goes. */
+  account_names: z.array(ImportAccountNameSchema).max(IMPORT_ACCOUNT_NAMES_MAX),
   /** Ours: how far a publish got (rows written of the rows to write), while it runs and after. */
   progress: z.object({ rows_done: z.number().int().min(0), rows_total: z.number().int().min(0) }),
   /** Ours: what the publish wrote, by kind (e.g. transactions, skipped_duplicates); null until it completed. */

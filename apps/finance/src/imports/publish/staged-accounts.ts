@@ -1,6 +1,14 @@
 import type { FinanceTx } from "../../db";
 import { PublishError } from "./publish-error";
-import { liveAccountId, stageAccountsByName, stageOneAccount, unknownStagedAccountNames, type AccountStage } from "./staged-account-queries";
+import {
+  createMappedAccounts,
+  liveAccountId,
+  stageAccountsByName,
+  stageMappedAccounts,
+  stageOneAccount,
+  unknownStagedAccountNames,
+  type AccountStage,
+} from "./staged-account-queries";
 import type { PublishTarget } from "./transaction-import-publisher";
 
 /**
@@ -16,7 +24,10 @@ export async function resolveStagedAccounts(tx: FinanceTx, stage: AccountStage, 
     await stageOneAccount(tx, stage, target.accountId);
     return;
   }
+  // The user's mappings first (an account, or a new one), then the family's account of each remaining name.
+  await stageMappedAccounts(tx, stage, familyId, target.id);
   await stageAccountsByName(tx, stage, familyId);
+  await createMappedAccounts(tx, stage, familyId, target.id);
   const unknown = await unknownStagedAccountNames(tx, stage);
   if (unknown.length === 0) return;
   const named = unknown.flatMap((name) => (name === null ? [] : [`"${name}"`]));
