@@ -114,3 +114,91 @@ describe("the account names of a file", () => {
     expect(foreign.status).toBe(404);
   });
 });
+
+// Quicken's all-accounts QIF export: an !Account record (N name, T type) before each account's
+// section. Sure imports the first account's; Hearth every one but investment accounts, each into
+// the account its name goes to.
+const QUICKEN_ALL_ACCOUNTS = [
+  "!Option:AutoSwitch",
+  "!Account",
+  "NEveryday",
+  "TBank",
+  "^",
+  "NTravel Card",
+  "TCCard",
+  "^",
+  "!Clear:AutoSwitch",
+  "!Account",
+  "NEveryday",
+  "TBank",
+  "^",
+  "!Type:Bank",
+  "D03/01'26",
+  "T0.00",
+  "POpening Balance",
+  "^",
+  "D03/04'26",
+  "T-12.50",
+  "PBakery",
+  "^",
+  "!Account",
+  "NTravel Card",
+  "TCCard",
+  "^",
+  "!Type:CCard",
+  "D03/05'26",
+  "T-300.00",
+  "PAirline",
+  "^",
+  "D03/06'26",
+  "T-45.00",
+  "PHotel",
+  "^",
+  "!Account",
+  "NBrokerage",
+  "TInvst",
+  "^",
+  "!Type:Invst",
+  "D03/07'26",
+  "NBuy",
+  "YACME",
+  "I10.00",
+  "Q5",
+  "T50.00",
+  "^",
+].join("\n");
+
+describe("a QIF file of several accounts", () => {
+  it("imports each account's section into the account its name goes to, saying per account what it wrote (was refused)", async () => {
+    const created = await api.post("/api/v1/imports", { type: "QifImport", raw_file_content: QUICKEN_ALL_ACCOUNTS }, { apiKey: user.writeKey });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const detail = ImportResponseSchema.parse(created.body).data;
+    expect(detail.stats).toMatchObject({ rows_count: 3, valid_rows_count: 3, mappings_count: 2, unassigned_mappings_count: 1 });
+    expect(detail.account_names.map((each) => [each.name, each.account?.name ?? null])).toEqual([
+      ["Everyday", "Everyday"],
+      ["Travel Card", null],
+    ]);
+    expect((await mapNames(detail.id, [{ name: "Travel Card", create: true }])).status).toBe(200);
+    expect((await api.post(`/api/v1/imports/${detail.id}/publish`, {}, { apiKey: user.writeKey })).status).toBe(202);
+    const done = await eventually(async () => {
+      const shown = ImportResponseSchema.parse((await api.get(`/api/v1/imports/${detail.id}`, { apiKey: user.readKey })).body).data;
+      expect(shown.status).toBe("complete");
+      return shown;
+    });
+    expect(done.result).toMatchObject({ transactions: 3, "transactions:Everyday": 1, "transactions:Travel Card": 2 });
+    const list = await api.get("/api/v1/accounts?per_page=100", { apiKey: user.readKey });
+    const card = (list.body.accounts as { id: string; name: string }[]).find((account) => account.name === "Travel Card");
+    expect(await transactionsIn(card!.id)).toEqual(["Airline", "Hotel"]);
+    expect(await transactionsIn(accounts["Everyday"]!)).toContain("Bakery");
+  });
+
+  it("refuses such a file for an import given one account, naming the accounts it holds", async () => {
+    const res = await api.post(
+      "/api/v1/imports",
+      { type: "QifImport", account_id: accounts["Everyday"], raw_file_content: QUICKEN_ALL_ACCOUNTS },
+      { apiKey: user.writeKey },
+    );
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.body)).toContain("holds the transactions of 2 accounts (Everyday, Travel Card): leave account_id out");
+  });
+});

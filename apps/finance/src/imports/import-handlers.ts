@@ -68,7 +68,7 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
 
   /** The names its rows give their accounts, when they name theirs (transactions and trades) and it names no account of its own. */
   async function accountNamesOf(familyId: string, found: { id: string; type: string; accountId: string | null }): Promise<ImportAccountName[]> {
-    const namesAccounts = isTransactionCsvType(found.type) || found.type === "TradeImport";
+    const namesAccounts = isTransactionCsvType(found.type) || found.type === "TradeImport" || found.type === "QifImport";
     return namesAccounts && found.accountId === null ? await imports.accountNames(familyId, found.id) : [];
   }
 
@@ -126,7 +126,18 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       if (isStatementFileType(type)) {
         const upload = { type, content, filename: input.filename, contentType: input.content_type, encoding, accountId, config: params as ImportConfig };
         const currency = (await accountCurrency(familyId, accountId)) ?? (await familyCurrency(familyId));
-        const id = await createStatementImport(imports, familyId, upload, { currency, today: today(), publish: publish === true, queued, signal });
+        const beforePublish = async (importId: string) => {
+          await assertRatesForImport(imports, familyId, importId, accountId ?? null);
+          await assertAccountsMapped(familyId, { id: importId, type, accountId: accountId ?? null });
+        };
+        const id = await createStatementImport(imports, familyId, upload, {
+          currency,
+          today: today(),
+          publish: publish === true,
+          queued,
+          signal,
+          beforePublish,
+        });
         return { data: await detailOf(familyId, id) };
       }
       if (!isCsvType(type)) throw AppError.validation([`${type} imports are not supported yet: send CSV content with a CSV import type`]);

@@ -47,6 +47,7 @@ function transactionOf(fields: OfxTransaction, statement: OfxStatement, rowNumbe
     tags: [],
     entityType: fields.get("TRNTYPE") ?? "",
     externalId: blankToNull(fields.get("FITID")),
+    account: "",
   };
 }
 

@@ -22,9 +22,12 @@ const present = (value: string | undefined) => (value === undefined || value ===
  * U) per number_format, named by P (else "Imported item"), M as notes, the category and tags of
  * L. A split record (S/$/E lines) is one transaction of its total T with L's category, its
  * split lines set aside, as in Sure. Unlike Sure, a record without a readable date or amount is
- * kept as a row with its errors rather than dropped. Refused as a whole: no "!Type:" header, no
- * transaction section, an investment account (Sure's trades are not read here), or more than
- * one account's transactions.
+ * kept as a row with its errors rather than dropped. A file of several accounts (Quicken's
+ * all-accounts export, "!Account" before each section) is read whole, each row naming its
+ * account, for an import that names none (Sure reads the first account's); its investment
+ * sections are left out. Refused as a whole: no "!Type:" header, no transaction section, only
+ * an investment account (Sure's trades are not read here), several accounts' sections that do
+ * not name them, or several named accounts for an import given one account.
  */
 export async function readQifImport(content: string, options: StatementReadOptions): Promise<StatementFileRead> {
   // Opening Balance records are not rows: keep one record more than the cap so the count past it stays true.
@@ -33,16 +36,25 @@ export async function readQifImport(content: string, options: StatementReadOptio
   if (scan.accountType === null) {
     throw new StatementFileError("validation_failed", `The QIF file lists no transactions (its sections: ${scan.types.slice(0, 5).join(", ")})`);
   }
-  if (scan.accountType.toLowerCase() === "invst") {
+  if (scan.accounts.length === 0) {
     throw new StatementFileError(
       "validation_failed",
       "The QIF file is an investment account's (!Type:Invst), which QifImport does not read yet: export a bank, cash or credit card account",
     );
   }
-  if (scan.transactionSections > 1) {
+  const named = [...new Set(scan.accounts)];
+  if (scan.accounts.length > 1 && named.includes("")) {
     throw new StatementFileError(
       "validation_failed",
-      `The QIF file holds ${scan.transactionSections} accounts' transactions: export each account to its own file and import them one by one`,
+      `The QIF file holds ${scan.accounts.length} accounts' transactions without naming them (no !Account records): export each account to its own file and import them one by one`,
+    );
+  }
+  // Quicken's all-accounts export: each section's transactions go to the account its name maps to.
+  const hasAccount = options.hasAccount !== false;
+  if (named.length > 1 && hasAccount) {
+    throw new StatementFileError(
+      "validation_failed",
+      `The QIF file holds the transactions of ${named.length} accounts (${named.slice(0, 5).join(", ")}): leave account_id out to import each into the account its name goes to`,
     );
   }
 
@@ -85,6 +97,7 @@ export async function readQifImport(content: string, options: StatementReadOptio
       tags,
       entityType: "",
       externalId: null,
+      account: hasAccount ? "" : record.account,
     };
     rows.push(statementRow(transaction, options.today));
   }

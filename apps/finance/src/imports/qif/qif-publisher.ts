@@ -3,6 +3,7 @@ import type { FinanceTx } from "../../db";
 import { createCategories } from "../publish/catalog-queries";
 import { publishTransactionImport, type PublishOutcome, type PublishTarget } from "../publish/transaction-import-publisher";
 import { categoriesNamed, parentChildPairs } from "./qif-category-queries";
+import { stagedCountsByAccount } from "./qif-section-queries";
 
 /**
  * Publishes a QifImport: first each "Parent:Child" category of its rows as Sure's
@@ -10,9 +11,14 @@ import { categoriesNamed, parentChildPairs } from "./qif-category-queries";
  * or made under it, with its colour and classification), then the rows as a TransactionImport,
  * which files each row under the child by name. A child the family already has stays where it
  * is; under a parent that is itself a subcategory the child is made top-level (categories nest
- * one level deep), where Sure would fail the import.
+ * one level deep), where Sure would fail the import. A file of several accounts' sections
+ * (no account_id) adds each one's counts to the result.
  */
-export async function publishQifImport(tx: FinanceTx, target: PublishTarget, onProgress: (rowsDone: number) => Promise<void>): Promise<PublishOutcome> {
+export async function publishQifImport(
+  tx: FinanceTx,
+  target: PublishTarget,
+  onProgress: (rowsDone: number) => Promise<void>,
+): Promise<PublishOutcome & Record<string, number>> {
   const { familyId } = target;
   const pairs = await parentChildPairs(tx, target.id);
   if (pairs.length > 0) {
@@ -33,5 +39,17 @@ export async function publishQifImport(tx: FinanceTx, target: PublishTarget, onP
       }),
     );
   }
-  return publishTransactionImport(tx, target, onProgress);
+  const outcome = await publishTransactionImport(tx, target, onProgress);
+  if (target.accountId !== null) return { ...outcome };
+  // A file of several accounts says what each account's section gave ("transactions:Checking").
+  const sections = await stagedCountsByAccount(tx);
+  return {
+    ...outcome,
+    ...Object.fromEntries(
+      sections.flatMap(({ name, written, skipped }) => [
+        [`transactions:${name}`.slice(0, 255), written],
+        [`skipped_duplicates:${name}`.slice(0, 255), skipped],
+      ]),
+    ),
+  };
 }

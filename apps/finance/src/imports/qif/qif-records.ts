@@ -10,6 +10,8 @@ const METADATA_SECTIONS = new Set(["tag", "cat", "security", "prices", "class", 
 /** One record of a transaction section (the lines up to "^"): its fields by code, the last of a code winning as in Sure. */
 export interface QifRecord {
   fields: Map<string, string>;
+  /** The name of the account whose section it is in (its "!Account" record's N), "" when the file names none. */
+  account: string;
   /** It has split lines (S, then $ and E: a category, amount and memo each); Sure's "_split". */
   split: boolean;
 }
@@ -19,11 +21,15 @@ export interface QifScan {
   types: string[];
   /** The type of the first transaction section ("Bank", "CCard", ...), or null. */
   accountType: string | null;
-  /** Transaction sections in the file (each an account's transactions). */
+  /** Transaction sections in the file (each an account's transactions), investment ones included. */
   transactionSections: number;
-  /** The first transaction section's records, in order, up to the cap. */
+  /** The account names of the sections read (bank, cash, card...), in order, "" for one the file names none for. */
+  accounts: string[];
+  /** The sections not read: investment accounts (!Type:Invst), by their account's name, else "Invst". */
+  investmentSections: string[];
+  /** The records of the sections read, in order, up to the cap. */
   records: QifRecord[];
-  /** Its records in all. */
+  /** Their records in all. */
   recordCount: number;
 }
 
@@ -57,19 +63,28 @@ async function forEachLine(text: string, visit: (line: string, number: number) =
 /**
  * The sections of a QIF file, as Sure's QifParser reads them: a "!Type:" header opens a section,
  * any header ("!Type:", "!Account", "!Option:...") ends one; a line is a field code (its first
- * character) and a value (the rest, trimmed); "^" ends a record. The account's transactions
- * are the first section that lists some (not Tag, Cat, Security or Prices). Only `maxRecords`
- * of its records are kept; the rest are counted.
+ * character) and a value (the rest, trimmed); "^" ends a record. Every section that lists
+ * transactions (not Tag, Cat, Security or Prices) is read, but investment ones, each record
+ * with the name of the account whose section it is in: Quicken's all-accounts export puts an
+ * "!Account" record (N its name, T its type) before each account's "!Type:" section (Sure reads
+ * only the first account's). Only `maxRecords` records are kept; the rest are counted.
  */
 export async function scanQif(text: string, maxRecords: number, signal?: AbortSignal): Promise<QifScan> {
-  const scan: QifScan = { types: [], accountType: null, transactionSections: 0, records: [], recordCount: 0 };
+  const scan: QifScan = { types: [], accountType: null, transactionSections: 0, accounts: [], investmentSections: [], records: [], recordCount: 0 };
   let inAccountSection = false;
-  let current: QifRecord = { fields: new Map(), split: false };
+  /** In an "!Account" block: its records name accounts (the last one named before a "!Type:" is that section's). */
+  let inAccountList = false;
+  let accountName = "";
+  let current: QifRecord = { fields: new Map(), account: "", split: false };
   const endRecord = () => {
     if (current.fields.size === 0) return;
     scan.recordCount++;
     if (scan.records.length < maxRecords) scan.records.push(current);
-    current = { fields: new Map(), split: false };
+    current = { fields: new Map(), account: accountName, split: false };
+  };
+  const endAccountRecord = () => {
+    accountName = current.fields.get("N") ?? accountName;
+    current = { fields: new Map(), account: accountName, split: false };
   };
 
   await forEachLine(
@@ -79,16 +94,27 @@ export async function scanQif(text: string, maxRecords: number, signal?: AbortSi
       if (line === "") return;
       if (line.startsWith("!")) {
         if (inAccountSection) endRecord();
+        if (inAccountList) endAccountRecord();
         inAccountSection = false;
+        inAccountList = line.toLowerCase() === "!account";
         if (line.slice(0, 6).toLowerCase() !== "!type:") return;
         const type = line.slice(6).trim();
         scan.types.push(type);
         if (METADATA_SECTIONS.has(type.toLowerCase())) return;
         scan.transactionSections++;
-        if (scan.accountType === null) {
-          scan.accountType = type;
-          inAccountSection = true;
+        scan.accountType ??= type;
+        if (type.toLowerCase() === "invst") {
+          scan.investmentSections.push(accountName === "" ? type : accountName);
+          return;
         }
+        scan.accounts.push(accountName);
+        inAccountSection = true;
+        current = { fields: new Map(), account: accountName, split: false };
+        return;
+      }
+      if (inAccountList) {
+        if (line === "^") endAccountRecord();
+        else current.fields.set(line[0]!, line.slice(1).trim());
         return;
       }
       if (!inAccountSection) return;

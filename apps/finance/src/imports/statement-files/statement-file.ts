@@ -12,6 +12,8 @@ export interface StatementReadOptions {
   today: string;
   /** Transactions kept as rows; past it they are only counted. */
   maxRows: number;
+  /** False when the import names no account (no account_id): rows name theirs, where the file does (QIF's !Account). */
+  hasAccount?: boolean | undefined;
   /** The caller has gone: the read stops. */
   signal?: AbortSignal | undefined;
 }

@@ -34,6 +34,8 @@ export interface StatementTransaction {
   /** OFX's TRNTYPE, shown in the row's entity_type (nothing reads it). */
   entityType: string;
   externalId: string | null;
+  /** The name of the account the file puts it in (QIF's !Account), "" for the import's own. */
+  account: string;
 }
 
 /** Hearth's limits on what a transaction row becomes, as TransactionImport rows (parsing/transaction-rows.ts). */
@@ -75,6 +77,7 @@ export function statementRow(transaction: StatementTransaction, today: string): 
     tags: transaction.tags.join("|"),
     entity_type: transaction.entityType,
     notes: transaction.notes,
+    account: transaction.account === "" ? null : transaction.account,
   };
   if (errors.length > 0 || date === null || decimal === null || currency === null || units === null) {
     return { row_number: transaction.rowNumber, fields, errors, values: null };
@@ -93,7 +96,7 @@ export function statementRow(transaction: StatementTransaction, today: string): 
       category: transaction.category,
       tags: [...new Set(transaction.tags)],
       notes: transaction.notes === "" ? null : transaction.notes,
-      account: "",
+      account: transaction.account,
       ...(transaction.externalId !== null ? { external_id: transaction.externalId } : {}),
       ...(transaction.categoryParent !== null ? { category_parent: transaction.categoryParent } : {}),
     },

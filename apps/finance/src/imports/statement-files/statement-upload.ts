@@ -9,7 +9,7 @@ import {
   type ImportPreflightError,
   type TextEncoding,
 } from "@hearth/contracts";
-import { assertRatesForImport, convertedWarning, currencyCoverage, foreignCurrenciesOf, missingRatesMessage } from "../currencies/foreign-currencies";
+import { convertedWarning, currencyCoverage, foreignCurrenciesOf, missingRatesMessage } from "../currencies/foreign-currencies";
 import type { ImportRepository, StoredRow } from "../import-repository";
 import { readOfxImport } from "../ofx/ofx-import";
 import { ImportParseError, assertCsvSize } from "../parsing";
@@ -80,16 +80,31 @@ export async function createStatementImport(
   imports: ImportRepository,
   familyId: string,
   request: StatementUpload & { accountId: string | undefined; config: ImportConfig },
-  options: { currency: string; today: string; publish: boolean; queued: () => void; signal?: AbortSignal | undefined },
+  options: {
+    currency: string;
+    today: string;
+    publish: boolean;
+    queued: () => void;
+    signal?: AbortSignal | undefined;
+    /** What must hold before it is queued (its rows' currencies covered, its account names mapped): throws the 422. */
+    beforePublish: (importId: string) => Promise<void>;
+  },
 ): Promise<string> {
-  if (request.accountId === undefined) throw AppError.validation([`account_id is required: a ${request.type}'s transactions go to one account`]);
+  // A QIF file may name its accounts (Quicken's all-accounts export): then its rows go to theirs.
+  if (request.accountId === undefined && request.type !== "QifImport") {
+    throw AppError.validation([`account_id is required: a ${request.type}'s transactions go to one account`]);
+  }
   const content = contentOf(request);
   const read = await readStatementFile(request.type, content, {
     config: request.config,
     defaultCurrency: options.currency,
     today: options.today,
     signal: options.signal,
+    hasAccount: request.accountId !== undefined,
   });
+  if (request.accountId === undefined && read.rows.some((row) => row.values !== null && row.values.account === "")) {
+    throw AppError.validation(["account_id is required: the QIF file names no account (no !Account record) for its transactions"]);
+  }
   const maxRows = importMaxRowCount(request.type);
   if (read.transactionCount > maxRows) {
     throw new AppError("max_row_count_exceeded", { message: `The file has more than ${maxRows} transactions, the most one import can take.` });
@@ -103,7 +118,7 @@ export async function createStatementImport(
   }));
   const created = await imports.create(familyId, {
     type: request.type,
-    accountId: request.accountId,
+    accountId: request.accountId ?? null,
     configuration: read.config,
     content,
     encoding: request.encoding,
@@ -113,7 +128,7 @@ export async function createStatementImport(
   if (created.validRowsCount < created.rowsCount) {
     throw new AppError("not_publishable", { message: "Import was uploaded but has rows with errors: see its rows.", importId: created.id });
   }
-  await assertRatesForImport(imports, familyId, created.id, request.accountId);
+  await options.beforePublish(created.id);
   await imports.requestPublish(familyId, created.id);
   options.queued();
   return created.id;
@@ -163,6 +178,7 @@ export async function preflightStatementImport(
     defaultCurrency: options.currency,
     today: options.today,
     signal: options.signal,
+    hasAccount: options.account !== undefined,
   });
   const invalid = read.rows.filter((row) => row.errors.length > 0);
   const errors: ImportPreflightError[] = invalid
@@ -171,6 +187,13 @@ export async function preflightStatementImport(
   if (invalid.length > ERRORS_NAMED) errors.push({ code: "validation_failed", message: `${invalid.length - ERRORS_NAMED} more rows have errors` });
   if (read.transactionCount === 0) errors.push({ code: "no_data_rows", message: "No transactions were found." });
   const warnings: string[] = [];
+  const names = [...new Set(read.rows.flatMap((row) => (row.values && row.values.account !== "" ? [row.values.account] : [])))];
+  if (names.length > 0) {
+    const shown = names.slice(0, 10).map((name) => JSON.stringify(name));
+    warnings.push(
+      `The file holds the transactions of ${names.length} accounts (${shown.join(", ")}): each goes to the account of its name, or where it is mapped after upload (PUT /api/v1/imports/{id}/account_mappings)`,
+    );
+  }
   if (options.account) {
     const { familyId, currency, rates } = options.account;
     const values = read.rows.flatMap((row) => (row.values ? [row.values] : []));
