@@ -133,6 +133,13 @@ async function seedFamily(family: Family) {
     await call("trades.create", { trade: { account_id: brokerage.id, type: "buy", date: "2026-03-02", qty: 10, price: "100", fee: "5", ticker: "AAPL" } }),
   );
   bodyOf(await call("trades.create", { trade: { account_id: brokerage.id, type: "sell", date: "2026-05-04", qty: 4, price: "120.5", ticker: "AAPL" } }));
+  // Prices the trades do not give: the export's holdings carry them.
+  await call("securityPrices.record", {
+    security_prices: [
+      { ticker: "AAPL", date: "2026-03-10", price: "110" },
+      { ticker: "AAPL", date: "2026-06-01", price: "130.25" },
+    ],
+  });
   const budget = bodyOf(await call("budgets.create", { budget: { start_date: "2026-03-01" } }));
   await call("budgets.update", { id: budget.id, budget: { budgeted_spending: "500", expected_income: "2000.5" } });
   const line = (await call("budgetCategories.list", { budget_id: budget.id, category_id: restaurants.id })).budget_categories[0];
@@ -214,8 +221,10 @@ describe("SureImport: Hearth's own export, round trip", () => {
       budget_categories: count("BudgetCategory"),
       rules: 1,
       rule_references_created: 0,
-      skipped_balances: count("Balance"),
-      skipped_holdings: count("Holding"),
+      // Its balances and holdings are what its entries, trades and prices give: only the prices its trades do not give are added.
+      balance_reconciliations: 0,
+      holding_trades: 0,
+      holding_prices: 3,
     });
     expect(count("Balance")).toBeGreaterThan(0);
     expect(count("Holding")).toBeGreaterThan(0);
@@ -229,6 +238,17 @@ describe("SureImport: Hearth's own export, round trip", () => {
     // Another family's rows: none of the source's ids.
     const sourceIds = new Set(exported.split("\n").map((line) => (JSON.parse(line) as SureRecord).data.id));
     expect(recordsOf(again, "Transaction").filter((record) => sourceIds.has(record.data.id))).toEqual([]);
+  });
+
+  it("stores the prices the holdings were valued at where the trades do not give them, on the security it made (Sure: 'round trips holding snapshots through full export')", async () => {
+    const prices = await finance.db.securityPrice.findMany({ where: { familyId: target.familyId }, orderBy: { date: "asc" } });
+    // The source carried its price of 2026-03-10 over the sell of 2026-05-04 (a stored price wins
+    // its day): the target, which has no carried rows, stores it that day.
+    expect(prices.map((price) => [price.date.toISOString().slice(0, 10), price.price.toString(), price.provisional])).toEqual([
+      ["2026-03-10", "110", false],
+      ["2026-05-04", "110", false],
+      ["2026-06-01", "130.25", false],
+    ]);
   });
 
   it("gives every account and entry it wrote the import's id, and the accounts a sync (Sure: 'imports accounts with accountable data')", async () => {
@@ -291,16 +311,20 @@ describe("SureImport: files from another Sure", () => {
         { type: "Balance", data: { account_id: "old-account-1", date: "2024-03-01", balance: "1525.00" } },
       ),
     );
-    expect(detail.result).toMatchObject({ accounts: 3, opening_balances: 2, transactions: 1, valuations: 1, skipped_balances: 1 });
+    expect(detail.result).toMatchObject({ accounts: 3, opening_balances: 2, transactions: 1, valuations: 1, balance_reconciliations: 1 });
     const accounts = await finance.db.account.findMany({ where: { familyId: family.familyId }, orderBy: { name: "asc" } });
     const byName = new Map(accounts.map((account) => [account.name, account]));
     expect(byName.get("Test Checking")).toMatchObject({ accountType: "depository", subtype: "checking", currency: "USD", status: "active" });
     expect(byName.get("Anchored")).toMatchObject({ status: "disabled" });
     const anchors = await finance.db.entry.findMany({ where: { familyId: family.familyId, valuationKind: "opening_anchor" } });
     const anchorOf = (name: string) => anchors.filter((anchor) => anchor.accountId === byName.get(name)!.id);
-    // The oldest activity is the Balance record of 2024-03-01 (Sure counts it, though balances are recomputed).
+    // The oldest activity is the Balance record of 2024-03-01, whose 1,525 the opening balance does not give: a reconciliation.
     expect(anchorOf("Test Checking").map((a) => [a.date.toISOString().slice(0, 10), a.amountCents, a.name])).toEqual([
       ["2024-02-29", 150000n, "Opening balance"],
+    ]);
+    const reconciled = await finance.db.entry.findMany({ where: { familyId: family.familyId, valuationKind: "reconciliation" } });
+    expect(reconciled.map((v) => [v.accountId, v.date.toISOString().slice(0, 10), v.amountCents, v.importId])).toEqual([
+      [byName.get("Test Checking")!.id, "2024-03-01", 152500n, detail.id],
     ]);
     expect(anchorOf("Anchored").map((a) => [a.date.toISOString().slice(0, 10), a.amountCents, a.name])).toEqual([["2024-01-01", 50000n, "Opening"]]);
     // No activity: two years back, as Sure's OpeningBalanceManager.
@@ -485,6 +509,38 @@ describe("SureImport: refusals and revert", () => {
     expect(detail.status).toBe("failed");
     expect(detail.error).toBe("Line 4 Rule: Unsupported condition type: transaction_mood");
     expect(await written(family.familyId)).toEqual({ accounts: 0, entries: 0, categories: 0 });
+  });
+
+  it("a revert removes the prices it stored from holdings, and resyncs an account outside it that held the security at them (Sure: Import#revert)", async () => {
+    const family = newFamily();
+    const held = (date: string, price: string) => ({
+      type: "Holding",
+      data: { account_id: "inv", ticker: "ZZHELD", date, qty: "2", price, amount: String(Number(price) * 2), cost_basis: "40" },
+    });
+    const content = ndjson(
+      { type: "Account", data: { id: "inv", name: "Brokerage", balance: "1000", accountable_type: "Investment" } },
+      held("2026-03-02", "50"),
+      held("2026-03-03", "60"),
+    );
+    const detail = await published(family, content);
+    expect(detail.result).toMatchObject({ holding_trades: 1, holding_prices: 2, securities_created: 1 });
+    const own = await family.call("accounts.create", {
+      account: { name: "Mine", account_type: "investment", balance: "0", opening_balance_date: "2026-01-01" },
+    });
+    await family.call("trades.create", { trade: { account_id: own.id, type: "buy", date: "2026-03-01", qty: 1, price: "45", ticker: "ZZHELD" } });
+    await settled(finance);
+    const ownHoldingsOn = async (date: string) =>
+      (await finance.db.balance.findFirstOrThrow({ where: { accountId: own.id, date: new Date(`${date}T00:00:00Z`) } })).endNonCashCents;
+    expect(await ownHoldingsOn("2026-03-03")).toBe(6000n);
+
+    await family.call("imports.revert", { id: detail.id });
+    await settled(finance);
+    expect(await finance.db.securityPrice.count({ where: { familyId: family.familyId } })).toBe(0);
+    // Its trade keeps the security, the family's own now; the account is valued at its trade's price again.
+    expect(await finance.db.security.findMany({ where: { familyId: family.familyId }, select: { ticker: true, importId: true } })).toEqual([
+      { ticker: "ZZHELD", importId: null },
+    ]);
+    expect(await ownHoldingsOn("2026-03-03")).toBe(4500n);
   });
 
   it("reverts by removing the accounts, entries and tags it made, and can publish again (Sure: Import#revert)", async () => {

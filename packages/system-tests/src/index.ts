@@ -4,7 +4,7 @@ export { signUpUser, logIn, changeCredentialsDirectly, TEST_PASSWORD, DEVICE, SE
 export { answersWithinOneSecond, eventually } from "./eventually";
 export { expectAuditEntries, pendingOutboxCount, type AuditEntry } from "./audit-helpers";
 export { APP_REDIRECT, followSsoCallback, ssoProviderSettings, ssoSignIn } from "./sso";
-export { accountLine, transactionLine } from "./sure-ndjson";
+export { accountLine, balanceLine, holdingLine, recordLine, transactionLine } from "./sure-ndjson";
 export { totpCode } from "./totp";
 export { racingRefreshes } from "./refresh-race";
 export { clearOfWindowEdge } from "./window-edge";

@@ -2,7 +2,7 @@ import type { FinanceDb, FinanceTx } from "../db";
 import type { StoredRate } from "../exchange-rates/rate-book";
 import { storedRatesBetween } from "../exchange-rates/stored-rate-queries";
 import { dateOf, isoDateOf } from "../ledger/dates";
-import { materializeHoldings } from "../holdings/holding-materializer";
+import { holdingsValuesOf, materializeHoldings } from "../holdings/holding-materializer";
 import { clearHoldings } from "../holdings/holding-materializer-queries";
 import type { BalanceStart, CalculatorEntry, DailyBalance } from "./balance-calculator";
 
@@ -49,13 +49,18 @@ const COLUMNS = [
 export function placeOpeningAnchorFirst(db: FinanceDb, accountId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
-    const moved = await tx.$executeRaw`
-      UPDATE entries AS anchor SET date = oldest.date - 1, updated_at = now()
-        FROM (SELECT min(date) AS date FROM entries
-               WHERE account_id = ${accountId}::uuid AND valuation_kind IS DISTINCT FROM 'opening_anchor') AS oldest
-       WHERE anchor.account_id = ${accountId}::uuid AND anchor.valuation_kind = 'opening_anchor' AND anchor.date >= oldest.date`;
-    return moved > 0;
+    return moveOpeningAnchorFirst(tx, accountId);
   });
+}
+
+/** The move of placeOpeningAnchorFirst in the caller's transaction (which holds the account); true when it moved. */
+export async function moveOpeningAnchorFirst(tx: FinanceTx, accountId: string): Promise<boolean> {
+  const moved = await tx.$executeRaw`
+    UPDATE entries AS anchor SET date = oldest.date - 1, updated_at = now()
+      FROM (SELECT min(date) AS date FROM entries
+             WHERE account_id = ${accountId}::uuid AND valuation_kind IS DISTINCT FROM 'opening_anchor') AS oldest
+     WHERE anchor.account_id = ${accountId}::uuid AND anchor.valuation_kind = 'opening_anchor' AND anchor.date >= oldest.date`;
+  return moved > 0;
 }
 
 /**
@@ -185,3 +190,19 @@ function materializerQueries(tx: FinanceTx, accountId: string) {
   };
 }
 export type MaterializerQueries = ReturnType<typeof materializerQueries>;
+
+/**
+ * The reads of computing an account's balances inside another transaction (a SureImport's), which
+ * write nothing: its holdings are valued without storing their spans (the queued sync does).
+ */
+export function balanceReadsIn(tx: FinanceTx, accountId: string) {
+  const { ledgerSpan, endOf, entriesFrom, ratesBetween } = materializerQueries(tx, accountId);
+  return {
+    ledgerSpan,
+    endOf,
+    entriesFrom,
+    ratesBetween,
+    holdingsValues: (account: { id: string; familyId: string; currency: string }, window: { from: string; to: string }) =>
+      holdingsValuesOf(tx, account, window),
+  };
+}

@@ -46,12 +46,34 @@ export async function materializeHoldings(
     await writeChangedSpans(tx, account, positionSpans(trades.list), null);
   }
 
-  const windowTrades = trades.list.filter((trade) => trade.date <= to);
-  const securityIds = [...new Set([...windowTrades.map((trade) => trade.securityId), ...(partial?.positions.keys() ?? [])])];
+  return valuesOf(tx, account, trades.list, partial?.positions, { from, to }, convert);
+}
+
+/**
+ * Each day's holdings value from `from` to `to` (cents) from all the account's trades, writing
+ * nothing: what a SureImport checks the file's balance history against before the sync runs.
+ */
+export async function holdingsValuesOf(tx: FinanceTx, account: HoldingsAccount, window: { from: string; to: string }): Promise<Map<string, number>> {
+  const convert = createPriceConverter(tx, account.familyId, account.currency);
+  const trades = await loadTrades(tx, account, null, convert);
+  return valuesOf(tx, account, trades.list, undefined, window, convert);
+}
+
+/** The day's values of the positions (`positionsBefore` and the trades from `from` on) at the stored prices. */
+async function valuesOf(
+  tx: FinanceTx,
+  account: HoldingsAccount,
+  trades: readonly PositionTrade[],
+  positionsBefore: ReadonlyMap<string, PositionStart> | undefined,
+  { from, to }: { from: string; to: string },
+  convert: PriceConverter,
+): Promise<Map<string, number>> {
+  const windowTrades = trades.filter((trade) => trade.date <= to);
+  const securityIds = [...new Set([...windowTrades.map((trade) => trade.securityId), ...(positionsBefore?.keys() ?? [])])];
   const { prices, pricesBefore } = await loadPriceWindow(tx, account, securityIds, from, to, convert);
   const { valueByDate } = calculateHoldings({
     trades: windowTrades,
-    ...(partial ? { positionsBefore: partial.positions } : {}),
+    ...(positionsBefore ? { positionsBefore } : {}),
     prices,
     pricesBefore,
     from,

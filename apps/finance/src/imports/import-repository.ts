@@ -58,9 +58,9 @@ async function removeWhatItAdded(tx: FinanceTx, familyId: string, id: string, co
   await tx.$executeRaw`DELETE FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;
   const removedAccounts = await tx.$queryRaw<{ id: string }[]>`
     DELETE FROM accounts WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid RETURNING id`;
-  await removeImportCatalog(tx, familyId, id, completedAt ?? new Date());
+  const repriced = await removeImportCatalog(tx, familyId, id, completedAt ?? new Date());
   const gone = new Set(removedAccounts.map((a) => a.id));
-  for (const window of windows) {
+  for (const window of [...windows, ...repriced]) {
     if (!gone.has(window.account_id)) await requestAccountSync(tx, familyId, window.account_id, window.first.toISOString().slice(0, 10));
   }
 }

@@ -34,9 +34,15 @@ function ruleReferences(familyId: string, kind: ReferencedKind): Prisma.Sql {
  * lines it wrote unless a person changed them after `completedAt` (the import's completion),
  * then its securities, tags, merchants and categories unless something outside the import uses
  * them by now; what stays is the family's own (its import id cleared). What the import found by
- * name (or ticker, or period) never carried its id and is left as it is.
+ * name (or ticker, or period) never carried its id and is left as it is. Answers the accounts
+ * outside the import whose holdings lost prices it stored, with the first day they lost.
  */
-export async function removeImportCatalog(tx: FinanceTx, familyId: string, importId: string, completedAt: Date): Promise<void> {
+export async function removeImportCatalog(
+  tx: FinanceTx,
+  familyId: string,
+  importId: string,
+  completedAt: Date,
+): Promise<{ account_id: string; first: Date }[]> {
   const made = Prisma.sql`family_id = ${familyId}::uuid AND import_id = ${importId}::uuid`;
   // Rules and budgets change under these family locks (rule-repository, budget-repository): the
   // rules' references read below, and the budgets' lines, stay as read until this revert commits.
@@ -60,7 +66,18 @@ export async function removeImportCatalog(tx: FinanceTx, familyId: string, impor
                                                           AND (bc.budgeted_spending_cents <> 0 OR bc.rollover_enabled))`;
   await tx.$executeRaw`DELETE FROM budget_categories WHERE ${made} AND ${untouched}`;
 
-  // Trades restrict a security's removal, and recorded prices are a person's. Holdings follow
+  // The prices a SureImport wrote from its holdings are on securities it made (a family's own
+  // security never takes them): those no one recorded again since are its own and go. Accounts
+  // outside the import holding such a security were valued at them: they are answered for a sync.
+  const repriced = await tx.$queryRaw<{ account_id: string; first: Date }[]>`
+    WITH gone AS (
+      DELETE FROM security_prices p USING securities s
+       WHERE s.family_id = ${familyId}::uuid AND s.import_id = ${importId}::uuid AND p.security_id = s.id AND p.updated_at <= ${completedAt}
+      RETURNING p.security_id, p.date)
+    SELECT e.account_id::text AS account_id, min(gone.date) AS first
+      FROM gone JOIN trades t ON t.security_id = gone.security_id JOIN entries e ON e.id = t.entry_id
+     GROUP BY e.account_id`;
+  // Trades restrict a security's removal, and prices recorded since are a person's. Holdings follow
   // from trades alone: with none left they are stale (the queued syncs drop them) and go with it.
   await tx.$executeRaw`
     DELETE FROM securities s WHERE s.family_id = ${familyId}::uuid AND s.import_id = ${importId}::uuid
@@ -104,4 +121,5 @@ export async function removeImportCatalog(tx: FinanceTx, familyId: string, impor
   for (const table of ["securities", "tags", "merchants", "categories", "rules", "recurring_transactions", "budgets", "budget_categories"] as const) {
     await tx.$executeRaw`UPDATE ${Prisma.raw(table)} SET import_id = NULL WHERE ${made}`;
   }
+  return repriced;
 }

@@ -5,11 +5,14 @@ import { ImportParseError } from "../parsing";
 import { PublishError } from "./publish-error";
 import { familySettingsRow, storedImportContent } from "./sure-import-queries";
 import { publishAccounts } from "./sure/sure-accounts";
+import { publishBalanceHistory } from "./sure/sure-balances";
 import { publishBudgets } from "./sure/sure-budgets";
 import { publishCategories, publishMerchants, publishTags } from "./sure/sure-catalog";
+import { publishHoldings } from "./sure/sure-holdings";
 import { idSource, SourceIdMap, type SurePublishContext } from "./sure/sure-publish-context";
 import { publishRecurringTransactions } from "./sure/sure-recurring";
 import { publishRules } from "./sure/sure-rules";
+import { publishSecurities } from "./sure/sure-securities";
 import { publishTrades } from "./sure/sure-trades";
 import { publishTransactions } from "./sure/sure-transactions";
 import { publishTransfers } from "./sure/sure-transfers";
@@ -60,11 +63,13 @@ async function readStoredContent(tx: FinanceTx, target: PublishTarget, currency:
  * the file's dependency order, each record's source id mapped to the row it became so later
  * records name the new rows: accounts (with their opening balances), categories (parents first),
  * tags, merchants, recurring transactions, transactions, transfers and rejected transfers,
- * trades (securities found or made by ticker), valuations, budgets and their lines, rules.
- * Every record it makes (not one it finds by name, ticker or period) carries the import's id: its
- * revert removes them. Balance and Holding records are not written: balances and holdings are
- * Hearth's computations, and follow from the syncs queued here for every account the import
- * made. Progress counts NDJSON lines done.
+ * trades and holdings (securities found or made by ticker), valuations, then the balance
+ * history, budgets and their lines, rules. Every record it makes (not one it finds by name,
+ * ticker or period) carries the import's id: its revert removes them. Balances and holdings are
+ * Hearth's computations from entries, trades and prices, made by the syncs queued here for every
+ * account the import made: Holding and Balance records become what makes those computations
+ * give the file's figures (trades and prices of the holdings no trade explains, reconciliations
+ * of the balances no entry explains). Progress counts NDJSON lines done.
  */
 export async function publishSureImport(
   tx: FinanceTx,
@@ -90,17 +95,18 @@ export async function publishSureImport(
   };
 
   const accounts = await publishAccounts(context, records);
-  // Computed by the syncs below from the entries, never taken from the file.
-  await context.linesDone(records.Balance.length);
   const categories = await publishCategories(context, records.Category);
   const tags = await publishTags(context, records.Tag);
   const merchants = await publishMerchants(context, records.Merchant);
   const recurring = await publishRecurringTransactions(context, records.RecurringTransaction);
   const transactions = await publishTransactions(context, records.Transaction);
   const transfers = await publishTransfers(context, records.Transfer, records.RejectedTransfer);
-  const trades = await publishTrades(context, records.Trade, records.Account);
-  await context.linesDone(records.Holding.length);
+  const securities = await publishSecurities(context, [...records.Trade, ...records.Holding]);
+  const trades = await publishTrades(context, records.Trade, records.Account, securities);
+  const holdings = await publishHoldings(context, records, securities);
   const valuations = await publishValuations(context, records.Valuation);
+  // Last of the ledger: what every entry above gives is what the Balance records are held against.
+  const balances = await publishBalanceHistory(context, records);
   const budgets = await publishBudgets(context, records.Budget, records.BudgetCategory, settings.monthStartDay);
   const rules = await publishRules(context, records.Rule);
 
@@ -114,10 +120,10 @@ export async function publishSureImport(
     ...transactions,
     ...transfers,
     ...trades,
+    ...holdings,
     ...valuations,
+    ...balances,
     ...budgets,
     ...rules,
-    skipped_balances: records.Balance.length,
-    skipped_holdings: records.Holding.length,
   };
 }

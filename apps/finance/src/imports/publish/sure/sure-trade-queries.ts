@@ -1,17 +1,17 @@
 import type { FinanceTx } from "../../../db";
 import { todayIso } from "../../../ledger/dates";
 import { MAX_HOLDING_ROWS } from "../../../trades/trade-repository";
-import type { SureTradeValues } from "../../ndjson";
+import type { SureSecurityValues, SureTradeValues } from "../../ndjson";
 import { centsColumn, column } from "./sure-publish-context";
 
 /** A Trade record under its new id, its account's and its security's, with its fee, name and label settled. */
 export type NewTrade = SureTradeValues & { id: string; accountId: string; securityId: string; feeCents: bigint; name: string; label: string | null };
 
 /**
- * The family's securities of these trades' tickers, each trade the first of its ticker: a blank
- * name and exchange filled from the file, as Sure's apply_security_metadata does. Answers those found.
+ * The family's securities of these tickers, each record the first of its ticker: a blank name and
+ * exchange filled from the file, as Sure's apply_security_metadata does. Answers those found.
  */
-export function fillFamilySecurities(tx: FinanceTx, familyId: string, firsts: readonly SureTradeValues[]) {
+export function fillFamilySecurities(tx: FinanceTx, familyId: string, firsts: readonly SureSecurityValues[]) {
   return tx.$queryRaw<{ id: string; ticker: string }[]>`
     UPDATE securities s
        SET name = CASE WHEN (s.name IS NULL OR s.name = s.ticker) AND f.name IS NOT NULL THEN f.name ELSE s.name END,
@@ -22,12 +22,12 @@ export function fillFamilySecurities(tx: FinanceTx, familyId: string, firsts: re
     RETURNING s.id::text AS id, s.ticker`;
 }
 
-/** Writes offline securities of these trades' tickers under the given ids, with the import's id. */
+/** Writes offline securities of these tickers under the given ids, with the import's id. */
 export async function insertSecurities(
   tx: FinanceTx,
   familyId: string,
   importId: string,
-  missing: readonly (SureTradeValues & { id: string })[],
+  missing: readonly (SureSecurityValues & { id: string })[],
 ): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO securities (id, family_id, ticker, name, exchange_operating_mic, offline, kind, import_id, created_at, updated_at)
