@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { APP_NODE_FLAGS } from "@hearth/dev-tools/app-node-flags";
 import { SEEDED_STATE, startLargeFamily } from "./large-family";
 import { saveSection, type BenchFigure } from "./report";
@@ -22,7 +22,7 @@ const CHUNK_BYTES = 9 * 1024 * 1024;
 const fmt = (ms: number) => ms.toFixed(1).padStart(8);
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(0);
 
-const { system, db, family, transactions, stop, call, quiet } = await startLargeFamily("data-in-out");
+const { system, db, family, transactions, stop, headers, call, quiet } = await startLargeFamily("data-in-out");
 try {
   const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, intervalMs = 20): Promise<T> => {
     for (;;) {
@@ -48,8 +48,11 @@ try {
   let started = performance.now();
   await call("POST", "/api/v1/imports/preflight", request);
   const preflightMs = performance.now() - started;
+  const jsonLoopDelay = monitorEventLoopDelay({ resolution: 5 });
+  jsonLoopDelay.enable();
   started = performance.now();
   const created = await call("POST", "/api/v1/imports", { ...request, publish: "true" });
+  jsonLoopDelay.disable();
   const imported = await until(
     async () => (await call("GET", `/api/v1/imports/${created.data.id}`)).data,
     (detail: { status: string; error?: string; result?: unknown }) => detail.status !== "importing" && detail.status !== "pending",
@@ -65,6 +68,52 @@ try {
     unit: "ms",
     baseline: { name: "preflight of the same file", value: preflightMs },
     goal: { text: "< 5000 ms", met: importMs < 5000 },
+  });
+
+  await quiet();
+  // 1b. The same rows as a European bank writes them: a Windows-1252 multipart file, names with
+  // accents, read (detected) by the gateway a slice per turn. The event loop's longest block
+  // while it is sent and read is what every other family's requests wait at worst.
+  const westernAccount = await call("POST", "/api/v1/accounts", {
+    account: { name: "Compte courant", account_type: "depository", balance: "5000", opening_balance_date: "2024-01-01" },
+  });
+  const western = lines.map((line, i) => (i === 0 ? line : line.replace(/Shop (\d+)/, "Café Müller $1").replace(/Imported/, "Épicerie")));
+  const windows1252 = Buffer.from(western.join("\r\n"), "latin1");
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ type: "TransactionImport", account_id: westernAccount.id, date_format: "%Y-%m-%d", publish: "true" }))
+    form.set(name, value);
+  form.set("file", new Blob([windows1252], { type: "text/csv" }), "releve.csv");
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  started = performance.now();
+  const uploaded = await fetch(`${system.url}/api/v1/imports`, { method: "POST", headers: { authorization: headers.authorization }, body: form });
+  const uploadedBody = (await uploaded.json()) as { data: { id: string; encoding: string } };
+  if (uploaded.status !== 201 || uploadedBody.data.encoding !== "windows-1252")
+    throw new Error(`Windows-1252 upload: ${uploaded.status} ${JSON.stringify(uploadedBody)}`);
+  loopDelay.disable();
+  const windowsImported = await until(
+    async () => (await call("GET", `/api/v1/imports/${uploadedBody.data.id}`)).data,
+    (detail: { status: string; error?: string }) => detail.status !== "importing" && detail.status !== "pending",
+  );
+  const windowsMs = performance.now() - started;
+  if (windowsImported.status !== "complete") throw new Error(`Windows-1252 import ended ${windowsImported.status}: ${windowsImported.error}`);
+  const longestBlockMs = loopDelay.max / 1e6;
+  console.log(
+    `Windows-1252 CSV import of ${IMPORT_ROWS} rows (${mb(windows1252.length)} MB): ${fmt(windowsMs)} ms POST to complete (target < 5000 ms); event loop's longest block during the upload ${fmt(longestBlockMs)} ms (UTF-8 JSON upload: ${fmt(jsonLoopDelay.max / 1e6)} ms)`,
+  );
+  figures.push({
+    name: `Windows-1252 CSV import of ${IMPORT_ROWS.toLocaleString("en")} rows as a multipart file (encoding detected), POST (publish=true) to complete`,
+    value: windowsMs,
+    unit: "ms",
+    baseline: { name: "the UTF-8 JSON import of the same rows above", value: importMs },
+    goal: { text: "< 5000 ms", met: windowsMs < 5000 },
+  });
+  figures.push({
+    name: "the event loop's longest block (every service in this process) while the Windows-1252 file is uploaded and read",
+    value: longestBlockMs,
+    unit: "ms",
+    baseline: { name: "the same during the UTF-8 JSON upload above", value: jsonLoopDelay.max / 1e6 },
+    goal: { text: "<= 50 ms", met: longestBlockMs <= 50 },
   });
 
   await quiet();
