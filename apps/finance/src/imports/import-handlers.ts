@@ -246,6 +246,9 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       const found = await findImport(familyId, input.id);
       if (found.accountId !== null) throw AppError.validation(["The import names one account (account_id): its rows' account names are not mapped"]);
       const names = new Set((await imports.accountNames(familyId, found.id)).map((each) => each.name));
+      if (input.mappings.some((mapping) => mapping.name === "" && mapping.create === true)) {
+        throw AppError.validation(["Rows that name no account cannot make a new one: map them to an account_id"]);
+      }
       const unknown = input.mappings.filter((mapping) => !names.has(mapping.name));
       if (unknown.length > 0) throw AppError.validation(unknown.slice(0, 10).map((mapping) => `The file names no account ${JSON.stringify(mapping.name)}`));
       const ids = [...new Set(input.mappings.flatMap((mapping) => (mapping.account_id ? [mapping.account_id] : [])))];

@@ -25,9 +25,10 @@ export async function resolveStagedAccounts(tx: FinanceTx, stage: AccountStage, 
     return;
   }
   // The user's mappings first (an account, or a new one), then the family's account of each remaining name.
+  // A name mapped to a new account gets one even where an account's name differs from it only in case.
   await stageMappedAccounts(tx, stage, familyId, target.id);
-  await stageAccountsByName(tx, stage, familyId);
   await createMappedAccounts(tx, stage, familyId, target.id);
+  await stageAccountsByName(tx, stage, familyId);
   const unknown = await unknownStagedAccountNames(tx, stage);
   if (unknown.length === 0) return;
   const named = unknown.flatMap((name) => (name === null ? [] : [`"${name}"`]));
