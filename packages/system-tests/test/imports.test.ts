@@ -280,7 +280,8 @@ describe("POST /api/v1/imports", () => {
     expect(huge.status).toBe(422);
     expect(huge.body).toMatchObject({ error: "content_too_large", message: "Content is too large. Maximum size is 10MB." });
     expect((await create({ raw_file_content: CSV }, user.readKey)).status).toBe(403);
-    expect((await create({ raw_file_content: CSV, account_id: "00000000-0000-7000-8000-000000000000" })).status).toBe(404);
+    // Sure: 422 "Account must belong to your family" (imports_controller_test.rb 'should not create import for account in another family').
+    expect((await create({ raw_file_content: CSV, account_id: "00000000-0000-7000-8000-000000000000" })).status).toBe(422);
     const badConfig = await create({ raw_file_content: CSV, col_sep: "|" });
     expect(badConfig.status).toBe(422);
   });

@@ -11,6 +11,7 @@ import {
   type CsvImportType,
   type ImportAccountName,
   type ImportConfig,
+  UUID_TEXT,
 } from "@hearth/contracts";
 import type { RouteHandlers } from "@hearth/service-kit";
 import type { ImportRepository, StoredRow } from "./import-repository";
@@ -53,11 +54,17 @@ async function parsed<T>(read: () => Promise<T>): Promise<T> {
 
 /** Sure's imports controller over finance's imports: rows are read and checked at upload, published in the background. */
 export function createImportHandlers(imports: ImportRepository, familyCurrency: (familyId: string) => Promise<string>, queued: () => void): Handlers {
-  async function accountCurrency(familyId: string, accountId: string | undefined): Promise<string | null> {
+  /**
+   * The currency of the import's account. An account not of the family is answered as Sure does:
+   * on create 422 (Import#account_belongs_to_family), on preflight 404 record_not_found, malformed
+   * ids too (Import::Preflight#preflight_account).
+   */
+  async function accountCurrency(familyId: string, accountId: string | undefined, on: "create" | "preflight" = "create"): Promise<string | null> {
     if (accountId === undefined) return null;
-    const account = await imports.accountOf(familyId, accountId);
-    if (!account) throw new AppError("not_found", { message: "Account not found" });
-    return account.currency;
+    const account = UUID_TEXT.test(accountId) ? await imports.accountOf(familyId, accountId) : null;
+    if (account) return account.currency;
+    if (on === "preflight") throw new AppError("record_not_found");
+    throw new AppError("validation_failed", { message: "Import could not be created", errors: ["Account must belong to your family"] });
   }
 
   async function findImport(familyId: string, id: string) {
@@ -199,11 +206,13 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
         ...params
       } = input;
       if (type === "SureImport") {
-        const preflight = await preflightSureImport({ content, filename, contentType }, await familyCurrency(ctx.actor.familyId), ctx.actor.familyId);
+        const familyId = ctx.actor.familyId;
+        const names = await imports.taxonomyNames(familyId);
+        const preflight = await preflightSureImport({ content, filename, contentType }, await familyCurrency(familyId), familyId, names);
         return { data: { ...preflight, encoding } };
       }
       if (isStatementFileType(type)) {
-        const currency = (await accountCurrency(ctx.actor.familyId, accountId)) ?? (await familyCurrency(ctx.actor.familyId));
+        const currency = (await accountCurrency(ctx.actor.familyId, accountId, "preflight")) ?? (await familyCurrency(ctx.actor.familyId));
         const account = accountId === undefined ? undefined : { familyId: ctx.actor.familyId, currency, rates: imports };
         const preflight = await preflightStatementImport({ type, content, filename, contentType }, params, { currency, today: today(), signal, account });
         return { data: { ...preflight, encoding } };
@@ -211,7 +220,7 @@ export function createImportHandlers(imports: ImportRepository, familyCurrency: 
       // Sure's Import::Preflight#invalid_import_type_response (imports_controller_test.rb "should reject unknown preflight import type").
       if (!isCsvType(type)) throw new AppError("invalid_import_type", { message: `type must be one of: ${IMPORT_TYPES.join(", ")}` });
       if (content === undefined || content === "") throw new AppError("missing_content");
-      await accountCurrency(ctx.actor.familyId, accountId);
+      await accountCurrency(ctx.actor.familyId, accountId, "preflight");
       const source = filename !== undefined ? "file" : "content";
       const preflight = await parsed(() => preflightCsvImport({ type, params, content, filename, contentType, source, signal }));
       return { data: { ...preflight, encoding } };

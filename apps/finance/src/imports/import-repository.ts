@@ -153,6 +153,17 @@ export function createImportRepository(db: FinanceDb, familyBytes = FAMILY_IMPOR
     saveAccountMappings: (familyId: string, importId: string, mappings: { name: string; accountId: string | null; create: boolean }[]) =>
       saveImportAccountMappings(db, familyId, importId, mappings),
 
+    /** The family's category, tag and merchant names (Sure's preflight validate_taxonomy_collisions). */
+    async taxonomyNames(familyId: string): Promise<{ Category: string[]; Tag: string[]; Merchant: string[] }> {
+      const named = { where: { familyId }, select: { name: true } } as const;
+      const [categories, tags, merchants] = await Promise.all([
+        db.category.findMany(named),
+        db.tag.findMany(named),
+        db.merchant.findMany({ where: { familyId, kind: "FamilyMerchant" }, select: { name: true } }),
+      ]);
+      return { Category: categories.map((c) => c.name), Tag: tags.map((t) => t.name), Merchant: merchants.map((m) => m.name) };
+    },
+
     accountOf: (familyId: string, accountId: string) =>
       db.account.findFirst({ where: { id: accountId, familyId, status: { not: "pending_deletion" } }, select: { id: true, currency: true } }),
 

@@ -1,6 +1,6 @@
 import { AppError, ImportConfigParamsSchema, type TextEncoding } from "@hearth/contracts";
 import type { ImportRepository } from "./import-repository";
-import { NdjsonContentError, preflightSureNdjson, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonPreflight } from "./ndjson";
+import { NdjsonContentError, preflightSureNdjson, type ExistingNames, readSureNdjson, SURE_NDJSON_LIMITS, type SureNdjsonPreflight } from "./ndjson";
 import { NDJSON_UPLOADS_WAITING, NDJSON_UPLOADS_WAITING_PER_FAMILY, SemaphoreFull } from "./ndjson/semaphore";
 import { ImportParseError } from "./parsing";
 
@@ -80,11 +80,15 @@ export async function createSureImport(
   return created.id;
 }
 
-/** Sure's SureImport preflight of the content (nothing kept); the family's currency is what records without one are in. */
-export function preflightSureImport(upload: SureUpload, currency: string, familyId: string): Promise<SureNdjsonPreflight> {
+/**
+ * Sure's SureImport preflight of the content (nothing kept); the family's currency is what records
+ * without one are in, its category, tag and merchant names collide (existing_taxonomy_collision).
+ */
+export function preflightSureImport(upload: SureUpload, currency: string, familyId: string, existingNames?: ExistingNames): Promise<SureNdjsonPreflight> {
   return accepted(() =>
     preflightSureNdjson(upload.content ?? "", {
       defaultCurrency: currency,
+      existingNames,
       source: sourceOf(upload),
       maxQueued: NDJSON_UPLOADS_WAITING,
       owner: { key: familyId, maxQueuedOfKey: NDJSON_UPLOADS_WAITING_PER_FAMILY },

@@ -525,7 +525,8 @@ const LooseParam = z.union([z.string().max(IMPORT_LABEL_MAX), z.number(), z.bool
 export const ImportPreflightBodySchema = z.preprocess(
   withImportTypeDefaults,
   z
-    .object({ type: z.string().max(IMPORT_LABEL_MAX).optional(), account_id: UuidSchema.optional(), ...ContentFields })
+    // A malformed account_id is Sure's 404 record_not_found (the handler's), not a 422.
+    .object({ type: z.string().max(IMPORT_LABEL_MAX).optional(), account_id: z.string().max(IMPORT_LABEL_MAX).optional(), ...ContentFields })
     .catchall(LooseParam)
     .refine((body) => Object.keys(body).length <= 60, { message: "too many parameters" }),
 );

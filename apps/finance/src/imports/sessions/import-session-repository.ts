@@ -126,12 +126,13 @@ export function createImportSessionRepository(db: FinanceDb, familyBytes = FAMIL
             select: { sequence: true, rowsCount: true },
             orderBy: { sequence: "asc" },
           });
-          if (chunks.length === 0) throw AppError.validation(["import session has no chunks"]);
+          // Sure's ImportSession#validate_publishable_chunks!: ConflictError, 409.
+          if (chunks.length === 0) throw conflict("import session has no chunks");
           const expected = session.expected_chunks ?? Math.max(...chunks.map((chunk) => chunk.sequence));
           const held = new Set(chunks.map((chunk) => chunk.sequence));
           const missing = Array.from({ length: expected }, (_, i) => i + 1).filter((sequence) => !held.has(sequence));
           if (missing.length > 0) {
-            throw AppError.validation([`import session chunks do not match expected sequences (missing sequences: ${missing.slice(0, 20).join(", ")})`]);
+            throw conflict(`import session chunks do not match expected sequences (missing sequences: ${missing.slice(0, 20).join(", ")})`);
           }
           const rows = chunks.reduce((sum, chunk) => sum + chunk.rowsCount, 0);
           if (rows > maxRows) throw new AppError("max_row_count_exceeded", { message: "Import session has too many rows to publish." });

@@ -1,5 +1,6 @@
 import type { ImportSession } from "@hearth/contracts";
 import type { Import, ImportSession as SessionRow, ImportSessionChunk } from "../../generated/prisma/client";
+import { completedSummary, failedSession } from "./session-summary";
 
 type SessionStatus = ImportSession["status"];
 
@@ -19,13 +20,14 @@ function statusOf(publishing: Omit<Import, "content"> | null): SessionStatus {
   }
 }
 
-function mergedRecords(chunks: Omit<ImportSessionChunk, "content">[]): Record<string, Record<string, number>> {
+/** The session's records by type, summed over its chunks (each chunk's counted at upload). */
+function mergedRecords(chunks: Omit<ImportSessionChunk, "content">[]): Record<string, number> {
   const records: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const chunk of chunks) {
     for (const [type, count] of Object.entries((chunk.summary as { records?: Record<string, number> }).records ?? {}))
       records[type] = (records[type] ?? 0) + count;
   }
-  return { records: { ...records } };
+  return { ...records };
 }
 
 export function toImportSessionResource(
@@ -33,8 +35,11 @@ export function toImportSessionResource(
   publishing: Omit<Import, "content"> | null,
 ): ImportSession {
   const status = statusOf(publishing);
-  const error = status === "failed" && publishing?.error ? { code: "import_failed", message: publishing.error } : null;
-  const written = (publishing?.result as Record<string, number> | null) ?? null;
+  // Sure's summary is {} until published, then per entity (created/updated/skipped/failed); a failure names its code.
+  const failed = status === "failed" && publishing?.error ? failedSession(publishing.error) : null;
+  const error = failed?.error ?? null;
+  const written = status === "complete" ? ((publishing?.result as Record<string, number> | null) ?? {}) : null;
+  const summary = written ? completedSummary(written, mergedRecords(session.chunks)) : (failed?.summary ?? {});
   return {
     id: session.id,
     type: "SureImport",
@@ -42,15 +47,16 @@ export function toImportSessionResource(
     client_session_id: session.clientSessionId,
     expected_chunks: session.expectedChunks,
     chunks_count: session.chunks.length,
-    summary: written ? { ...mergedRecords(session.chunks), written } : mergedRecords(session.chunks),
+    summary,
     error,
-    chunks: session.chunks.map((chunk) => ({
+    // One import publishes every chunk: the last chunk carries the counts, so chunks sum to the session as in Sure.
+    chunks: session.chunks.map((chunk, index) => ({
       id: chunk.id,
       sequence: chunk.sequence,
       client_chunk_id: chunk.clientChunkId,
       status,
       rows_count: chunk.rowsCount,
-      summary: { records: (chunk.summary as { records?: Record<string, number> }).records ?? {} },
+      summary: index === session.chunks.length - 1 ? summary : {},
       error,
       created_at: chunk.createdAt.toISOString(),
       updated_at: chunk.updatedAt.toISOString(),

@@ -55,7 +55,7 @@ export const importSessionsRoutes = defineResourceRoutes("finance", "importSessi
   publish: {
     method: "POST",
     path: "/api/v1/import_sessions/:id/publish",
-    summary: "Publish every chunk in sequence as one import, in the background (422 until every chunk is there)",
+    summary: "Publish every chunk in sequence as one import, in the background (409 until every chunk is there)",
     tag: "Import Sessions",
     params: IdParams,
     body: ImportSessionPublishBodySchema,
