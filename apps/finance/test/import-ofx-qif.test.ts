@@ -632,6 +632,14 @@ describe("QIF: reading a bank file", () => {
     ]);
   });
 
+  it("names each row's account from its section's !Account record, within an account name's length", async () => {
+    const file = (name: string) => `!Account\nN${name}\nTBank\n^\n!Type:Bank\nD1/2'24\nT-1.00\nPShop\n^\n`;
+    const read = await readQifImport(file("  Joint Account  "), { ...optionsOf(), hasAccount: false });
+    expect(read.rows.map((row) => [row.fields.account, row.values?.account])).toEqual([["Joint Account", "Joint Account"]]);
+    const long = await readQifImport(file("x".repeat(201)), { ...optionsOf(), hasAccount: false });
+    expect(long.rows[0]!.errors).toEqual([{ field: "account", message: "Account is too long (maximum is 200 characters)" }]);
+  });
+
   it("keeps the first 10,000 transactions as rows and counts the rest; a 10 MB file of empty records reads in time", async () => {
     const many = `!Type:Bank\n${"D1/1'24\nT-1.00\nPX\n^\n".repeat(10_005)}`;
     const read = await readQifImport(many, optionsOf());

@@ -95,6 +95,31 @@ describe("the account names of a file", () => {
     expect((after.body.accounts as { name: string }[]).map((account) => account.name)).not.toContain("Holiday Fund");
   });
 
+  it("keeps an account it made through its revert when something else was put in it since", async () => {
+    const created = await upload();
+    await mapNames(created.id, [
+      { name: "Holiday Fund", create: true },
+      { name: "Savings Pot", account_id: accounts["Rainy Day"] },
+    ]);
+    expect((await api.post(`/api/v1/imports/${created.id}/publish`, {}, { apiKey: user.writeKey })).status).toBe(202);
+    await eventually(async () => {
+      expect((await api.get(`/api/v1/imports/${created.id}`, { apiKey: user.readKey })).body.data.status).toBe("complete");
+    });
+    const list = await api.get("/api/v1/accounts?per_page=100", { apiKey: user.readKey });
+    const holiday = (list.body.accounts as { id: string; name: string }[]).find((account) => account.name === "Holiday Fund")!;
+    const mine = await api.post(
+      "/api/v1/transactions",
+      { transaction: { account_id: holiday.id, date: "2026-03-09", amount: "9.00", name: "Sunscreen", nature: "expense" } },
+      { apiKey: user.writeKey },
+    );
+    expect(mine.status).toBe(201);
+
+    expect((await api.post(`/api/v1/imports/${created.id}/revert`, {}, { apiKey: user.writeKey })).status).toBe(200);
+    // Was: the account deleted with the person's transaction in it.
+    expect((await api.get(`/api/v1/accounts/${holiday.id}`, { apiKey: user.readKey })).status).toBe(200);
+    expect(await transactionsIn(holiday.id)).toEqual(["Sunscreen"]);
+  });
+
   it("refuses a name the file does not have, another family's account, and a mapping with both an account and create", async () => {
     const created = await upload();
     const unknown = await mapNames(created.id, [{ name: "Elsewhere", create: true }]);

@@ -160,6 +160,16 @@ describe("a form's raw_file_content", () => {
     expect(await rowNames(created.id)).toEqual(["Form text row"]);
   });
 
+  it("is refused beside a file: the request must say which is the content", async () => {
+    const form = new FormData();
+    form.set("type", "TransactionImport");
+    form.set("raw_file_content", "Date,Name,Amount\n2024-01-06,Text,-1.00");
+    form.set("file", new Blob(["Date,Name,Amount\n2024-01-06,File,-1.00"], { type: "text/csv" }), "a.csv");
+    const res = await fetch(`${system.url}/api/v1/imports`, { method: "POST", headers: { "x-api-key": user.writeKey }, body: form });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ error: "validation_failed", message: "Send the file or raw_file_content, not both" });
+  });
+
   it("is cut off past the file limit like a file", async () => {
     const form = new FormData();
     form.set("type", "TransactionImport");

@@ -56,8 +56,13 @@ async function removeWhatItAdded(tx: FinanceTx, familyId: string, id: string, co
   const windows = await tx.$queryRaw<{ account_id: string; first: Date }[]>`
     SELECT account_id, min(date) AS first FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid GROUP BY account_id`;
   await tx.$executeRaw`DELETE FROM entries WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;
+  // An account it made goes only when nothing else was put in it since: one that holds other
+  // entries (a later import's, a person's) stays, the family's own from now on.
   const removedAccounts = await tx.$queryRaw<{ id: string }[]>`
-    DELETE FROM accounts WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid RETURNING id`;
+    DELETE FROM accounts a WHERE a.import_id = ${id}::uuid AND a.family_id = ${familyId}::uuid
+       AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.account_id = a.id)
+    RETURNING a.id`;
+  await tx.$executeRaw`UPDATE accounts SET import_id = NULL WHERE import_id = ${id}::uuid AND family_id = ${familyId}::uuid`;
   const repriced = await removeImportCatalog(tx, familyId, id, completedAt ?? new Date());
   const gone = new Set(removedAccounts.map((a) => a.id));
   for (const window of [...windows, ...repriced]) {

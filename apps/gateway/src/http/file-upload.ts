@@ -8,6 +8,8 @@ const unreadable = () => new AppError("bad_request", { message: "The multipart b
 /** Text fields a form may carry besides the file (Sure's import parameters are about twenty). */
 const MAX_FIELDS = 60;
 const MAX_FIELD_BYTES = 64 * 1024;
+/** Part headers and boundaries of a whole form, beyond its fields' and file's bytes. */
+const FORM_OVERHEAD_BYTES = 256 * 1024;
 
 function megabytes(bytes: number): string {
   return `${Math.floor(bytes / (1024 * 1024))}MB`;
@@ -42,6 +44,9 @@ async function formBody(
   upload: FileUpload,
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
+  if (file && contentText !== undefined) {
+    throw new AppError("validation_failed", { message: `Send the file or ${upload.contentField}, not both` });
+  }
   if (file) {
     body[upload.contentField] = await fileText(Buffer.concat(file.chunks), upload, body);
     body["filename"] = file.filename.slice(0, 255);
@@ -124,6 +129,14 @@ export function readFileUpload(req: Request, upload: FileUpload): Promise<Record
     parser.on("error", () => fail(unreadable()));
     req.on("close", () => {
       if (!req.complete) fail(unreadable());
+    });
+    // The whole form is held to the file and every other field at their largest (and their part
+    // headers): busboy buffers each field whole before it is seen, so fields are counted as they arrive.
+    let received = 0;
+    const formLimit = upload.maxBytes + MAX_FIELDS * MAX_FIELD_BYTES + FORM_OVERHEAD_BYTES;
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > formLimit) fail(new AppError("file_too_large", { message: `File is too large. Maximum size is ${megabytes(upload.maxBytes)}.` }));
     });
     req.pipe(parser);
   });

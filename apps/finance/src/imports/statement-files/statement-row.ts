@@ -39,7 +39,7 @@ export interface StatementTransaction {
 }
 
 /** Hearth's limits on what a transaction row becomes, as TransactionImport rows (parsing/transaction-rows.ts). */
-const LIMITS = { name: 500, notes: 10_000, category: 100, tag: 100, tags: 100, externalId: 255 } as const;
+const LIMITS = { name: 500, notes: 10_000, category: 100, tag: 100, tags: 100, externalId: 255, account: 200 } as const;
 /** Sure's Entry.min_supported_date: 30 years back. */
 const SUPPORTED_YEARS = 30;
 
@@ -66,6 +66,9 @@ export function statementRow(transaction: StatementTransaction, today: string): 
   const longTag = transaction.tags.find((tag) => tag.length > LIMITS.tag);
   if (longTag !== undefined) errors.push({ field: "tags", message: `Tag "${longTag.slice(0, 40)}..." is too long (maximum is ${LIMITS.tag} characters)` });
   if (transaction.externalId !== null) checkLength(transaction.externalId, LIMITS.externalId, "external_id", "FITID", errors);
+  // An account name (QIF's !Account N) is an account's name: within the accounts API's limit.
+  const account = transaction.account.trim();
+  checkLength(account, LIMITS.account, "account", "Account", errors);
 
   const fields = {
     ...emptyFields(),
@@ -77,7 +80,7 @@ export function statementRow(transaction: StatementTransaction, today: string): 
     tags: transaction.tags.join("|"),
     entity_type: transaction.entityType,
     notes: transaction.notes,
-    account: transaction.account === "" ? null : transaction.account,
+    account: account === "" ? null : account,
   };
   if (errors.length > 0 || date === null || decimal === null || currency === null || units === null) {
     return { row_number: transaction.rowNumber, fields, errors, values: null };
@@ -96,7 +99,7 @@ export function statementRow(transaction: StatementTransaction, today: string): 
       category: transaction.category,
       tags: [...new Set(transaction.tags)],
       notes: transaction.notes === "" ? null : transaction.notes,
-      account: transaction.account,
+      account,
       ...(transaction.externalId !== null ? { external_id: transaction.externalId } : {}),
       ...(transaction.categoryParent !== null ? { category_parent: transaction.categoryParent } : {}),
     },
