@@ -120,6 +120,35 @@ describe("the account names of a file", () => {
     expect(await transactionsIn(holiday.id)).toEqual(["Sunscreen"]);
   });
 
+  it("refuses rows read as the family's dollars for a yen account, rather than write them 100 times off", async () => {
+    const yen = await api.post(
+      "/api/v1/accounts",
+      { account: { name: "Yen Wallet", account_type: "depository", balance: "0", currency: "JPY", opening_balance_date: "2026-01-01" } },
+      { apiKey: user.writeKey },
+    );
+    expect(yen.status).toBe(201);
+    const res = await api.post(
+      "/api/v1/imports",
+      {
+        type: "TransactionImport",
+        date_format: "%Y-%m-%d",
+        raw_file_content: "date,amount,name,account\n2026-03-01,-1234.50,Ramen,Yen Wallet",
+        publish: "true",
+      },
+      { apiKey: user.writeKey },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const failed = await eventually(async () => {
+      const detail = (await api.get(`/api/v1/imports/${res.body.data.id}`, { apiKey: user.readKey })).body.data;
+      expect(detail.status).toBe("failed");
+      return detail;
+    });
+    expect(failed.error).toBe(
+      'Account "Yen Wallet" is in JPY, but the rows for it were read as USD amounts, which have other decimals: import them with that account\'s account_id, or with a currency column',
+    );
+    expect(await transactionsIn(yen.body.id)).toEqual([]);
+  });
+
   it("refuses a name the file does not have, another family's account, and a mapping with both an account and create", async () => {
     const created = await upload();
     const unknown = await mapNames(created.id, [{ name: "Elsewhere", create: true }]);

@@ -1,9 +1,11 @@
+import { minorUnitDigits } from "@hearth/contracts";
 import type { FinanceTx } from "../../db";
 import { DEFAULT_CATEGORY_COLOR, suggestIcon } from "../../categories/default-categories";
 import { applyRulesToImportedEntries } from "../../rules/rules-on-create";
 import { requestAccountSync } from "../../syncs/sync-queue-queries";
 import { pickTagColor } from "../../tags/tag-colors";
 import { createCategories, createTags } from "./catalog-queries";
+import { PublishError } from "./publish-error";
 import { resolveStagedAccounts } from "./staged-accounts";
 import {
   claimStagedDuplicates,
@@ -12,6 +14,7 @@ import {
   linkStagedCategories,
   markKnownExternalIds,
   setStagedCurrencies,
+  stagedCurrencySwaps,
   stagedCategoryNames,
   stagedTagNames,
   stagedTransactionCounts,
@@ -34,6 +37,20 @@ export interface PublishOutcome {
   claimed_duplicates: number;
 }
 
+/**
+ * Rows that name their account (no account_id) were read in the family's currency, and take their
+ * account's: the same numbers, unless the two have different decimals (USD's cents are no yen),
+ * where the amounts would be 100 times off. Such an import is refused, saying how to read it.
+ */
+async function assertSameMinorUnits(tx: FinanceTx): Promise<void> {
+  const off = (await stagedCurrencySwaps(tx)).filter((swap) => minorUnitDigits(swap.read_in) !== minorUnitDigits(swap.account_currency));
+  if (off.length === 0) return;
+  const [first] = off;
+  throw new PublishError(
+    `Account "${first!.account_name}" is in ${first!.account_currency}, but the rows for it were read as ${first!.read_in} amounts, which have other decimals: import them with that account's account_id, or with a currency column`,
+  );
+}
+
 /** Rows per INSERT: progress is reported between them. */
 const INSERT_BATCH = 1_000;
 
@@ -54,6 +71,7 @@ export async function publishTransactionImport(tx: FinanceTx, target: PublishTar
   await stageTransactionRows(tx, importId);
   await resolveStagedAccounts(tx, "import_stage", target);
   await setStagedCurrencies(tx);
+  await assertSameMinorUnits(tx);
 
   // Categories and tags by exact name, made when missing (with the import's id: its revert removes them; one the family has is left as it is).
   const categories = await stagedCategoryNames(tx);

@@ -170,3 +170,12 @@ export async function claimStagedDuplicates(tx: FinanceTx, familyId: string, imp
     ON CONFLICT DO NOTHING`;
   return claimed;
 }
+
+/** The pairs of currency a row's amount was read in and the currency of the account it goes to, for rows that did not take theirs from the file. */
+export async function stagedCurrencySwaps(tx: FinanceTx): Promise<{ read_in: string; account_currency: string; account_name: string }[]> {
+  return tx.$queryRaw<{ read_in: string; account_currency: string; account_name: string }[]>`
+    SELECT DISTINCT s.file_currency AS read_in, s.currency AS account_currency, a.name AS account_name
+      FROM import_stage s JOIN accounts a ON a.id = s.account_id
+     WHERE NOT s.currency_from_file AND s.currency <> s.file_currency
+     ORDER BY 3 LIMIT 10`;
+}
