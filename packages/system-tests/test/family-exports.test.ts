@@ -3,10 +3,9 @@
 // test/controllers/api/v1/family_exports_controller_test.rb where named.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import { ApiKeyUsageSchema, FamilyExportCollectionSchema, FamilyExportResponseSchema } from "@hearth/contracts";
 import { testPostgresAdminUrl } from "@hearth/test-kit";
-import { DEVICE, TEST_PASSWORD, apiClient, eventually, signUpUser, startSystem, type ApiClient, type TestSystem, type TestUser } from "../src";
+import { DEVICE, TEST_PASSWORD, apiClient, eventually, signUpUser, startSystem, unzipTexts, type ApiClient, type TestSystem, type TestUser } from "../src";
 
 let system: TestSystem;
 let api: ApiClient;
@@ -33,31 +32,6 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => system?.stop());
-
-/** The file names and texts of a ZIP. */
-async function unzip(bytes: Buffer): Promise<Map<string, string>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, file) => (err ? reject(err) : resolve(file))),
-  );
-  const files = new Map<string, string>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (err, stream) => {
-        if (err) return reject(err);
-        const parts: Buffer[] = [];
-        stream.on("data", (part: Buffer) => parts.push(part));
-        stream.on("end", () => {
-          files.set(entry.fileName, Buffer.concat(parts).toString("utf8"));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return files;
-}
 
 async function completedExport(user: TestUser): Promise<string> {
   const created = await api.post("/api/v1/family_exports", undefined, { apiKey: user.writeKey });
@@ -127,7 +101,7 @@ describe("family exports", () => {
     expect(file.headers.get("content-disposition")).toBe(`attachment; filename="${completed.filename}"`);
     const bytes = Buffer.from(await file.arrayBuffer());
     expect(bytes.length).toBe(completed.file.byte_size);
-    const files = await unzip(bytes);
+    const files = await unzipTexts(bytes);
     expect([...files.keys()]).toEqual(expect.arrayContaining(["version.txt", "accounts.csv", "transactions.csv", "all.ndjson"]));
     expect(files.get("accounts.csv")).toContain('"Checking, main"');
     expect(files.get("transactions.csv")).toContain('"Corner ""shop"""');

@@ -7,6 +7,10 @@ import type { FinanceTx } from "../db";
  * since stays). A category or tag deleted since is not restored.
  */
 export async function restoreClaimedDuplicates(tx: FinanceTx, familyId: string, importId: string): Promise<void> {
+  // Locked first (a transaction's edit updates its row): an edit committed between the checks below and the restore would be lost.
+  await tx.$queryRaw`
+    SELECT e.id FROM entries e JOIN import_claims c ON c.entry_id = e.id
+     WHERE c.import_id = ${importId}::uuid AND c.family_id = ${familyId}::uuid ORDER BY e.id FOR UPDATE OF e`;
   await tx.$executeRaw`
     UPDATE entries e
        SET category_id = CASE WHEN c.applied_category_id IS NOT NULL AND e.category_id IS NOT DISTINCT FROM c.applied_category_id

@@ -1,3 +1,4 @@
+import { ENTITY_KEYS, isSureRecordType } from "../ndjson/record-types";
 /**
  * Sure's import-session summary and error details (Family::DataImporter#compact_summary,
  * ImportSession#error_details_for) from what Hearth's one SureImport of the session wrote.
@@ -49,23 +50,6 @@ const SOURCE_TYPES: Record<string, string> = {
   inflow_transaction_id: "Transaction",
   outflow_transaction_id: "Transaction",
 };
-const SUMMARY_KEYS: Record<string, string> = {
-  Account: "accounts",
-  Balance: "balances",
-  Category: "categories",
-  Tag: "tags",
-  Merchant: "merchants",
-  RecurringTransaction: "recurring_transactions",
-  Transaction: "transactions",
-  Transfer: "transfers",
-  RejectedTransfer: "rejected_transfers",
-  Trade: "trades",
-  Holding: "holdings",
-  Valuation: "valuations",
-  Budget: "budgets",
-  BudgetCategory: "budget_categories",
-  Rule: "rules",
-};
 
 /** The problem the publish's reading of the file names first (scan.ts checkReferences' message). */
 const MISSING_REFERENCE = /Line \d+ (\w+)(?: split line)? references missing (\w+) ("(?:[^"\\]|\\.)*")/;
@@ -86,6 +70,7 @@ export function failedSession(error: string): { error: Record<string, unknown>; 
   const sourceType = match ? SOURCE_TYPES[match[2]!] : undefined;
   if (!match || !sourceType) return { error: { code: "import_failed", message: error }, summary: {} };
   const recordType = match[1]!;
+  const entity = isSureRecordType(recordType) ? ENTITY_KEYS[recordType] : undefined;
   const sourceId = jsonString(match[3]!);
   if (sourceId === null) return { error: { code: "import_failed", message: error }, summary: {} };
   return {
@@ -96,6 +81,6 @@ export function failedSession(error: string): { error: Record<string, unknown>; 
       source_type: sourceType,
       source_id: sourceId,
     },
-    summary: SUMMARY_KEYS[recordType] ? { [SUMMARY_KEYS[recordType]]: { ...zero(), failed: 1 } } : {},
+    summary: entity ? { [entity]: { ...zero(), failed: 1 } } : {},
   };
 }
